@@ -1,0 +1,422 @@
+"""Import a captured FX graph into one `func.func` of the `aten` dialect.
+
+The import is driven by each overload's schema: every schema argument maps to the
+operand or property of the same name (`self` is `input`), so supporting another
+ATen overload means declaring its op, not writing import code. Size arithmetic on
+SymInts is imported as `index` arithmetic on the size symbols, which are the
+function's leading arguments.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+import torch
+import torch.fx
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    f16,
+    f32,
+    f64,
+    i1,
+    i8,
+    i16,
+    i32,
+    i64,
+    bf16,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import OptOperandDef, OptPropertyDef, VarOperandDef
+from xdsl.rewriter import InsertPoint
+
+from dialects.aten import OPS_BY_OVERLOAD, AtenOp, ScalarTensorOp, WeightOp
+from frontend.capture import Captured
+
+DTYPES: dict[torch.dtype, Attribute] = {
+    torch.float32: f32,
+    torch.float64: f64,
+    torch.float16: f16,
+    torch.bfloat16: bf16,
+    torch.int64: i64,
+    torch.int32: i32,
+    torch.int16: i16,
+    torch.int8: i8,
+    torch.bool: i1,
+}
+
+# Schema arguments carried by the result type, or meaningless on CPU tensors.
+_CARRIED_BY_TYPE = {"dtype", "layout", "device", "pin_memory", "memory_format", "non_blocking"}
+
+
+class ImportError_(Exception):
+    """An FX node has no counterpart in the aten dialect."""
+
+
+UnsupportedOpError = ImportError_
+
+
+@dataclass
+class Imported:
+    module: ModuleOp
+    weights: dict[str, torch.Tensor]
+    source_lines: dict[Operation, str] = field(default_factory=dict)
+
+
+def tensor_type(dtype: torch.dtype, shape: Any) -> TensorType:
+    if dtype not in DTYPES:
+        raise ImportError_(f"dtype {dtype} is not supported")
+    dims = [int(d) if _is_static(d) else DYNAMIC_INDEX for d in shape]
+    return TensorType(DTYPES[dtype], dims)
+
+
+def _is_static(d: Any) -> bool:
+    return isinstance(d, int) or (
+        isinstance(d, torch.SymInt) and d.node.expr.is_number  # type: ignore[union-attr]
+    )
+
+
+def source_line(node: torch.fx.Node) -> str | None:
+    """The innermost user frame of the node's stack trace, as `file:line: code`."""
+    trace = node.meta.get("stack_trace") or ""
+    frames = re.findall(r'File "([^"]+)", line (\d+), in \S+\n\s*(.*)', trace)
+    frames = [f for f in frames if "/torch/" not in f[0]]
+    if not frames:
+        return None
+    path, line, code = frames[-1]
+    return f"{path}:{line}: {code.strip()}"
+
+
+def import_graph(captured: Captured) -> Imported:
+    return _Importer(captured).run()
+
+
+class _Importer:
+    def __init__(self, captured: Captured):
+        self.captured = captured
+        self.values: dict[torch.fx.Node, SSAValue] = {}
+        self.symbols: dict[sympy.Expr, SSAValue] = {}
+        self.source_lines: dict[Operation, str] = {}
+
+    # ------------------------------------------------------------------ driver
+
+    def run(self) -> Imported:
+        cap = self.captured
+        sym_types = [IndexType()] * len(cap.symbols)
+        arg_types = [
+            TensorType(DTYPES[a.dtype], [d if isinstance(d, int) else DYNAMIC_INDEX for d in a.dims])
+            for a in cap.args
+        ]
+        block = Block(arg_types=sym_types + arg_types)
+        self.builder = Builder(InsertPoint.at_end(block))
+        by_name = {s.name: block.args[i] for i, s in enumerate(cap.symbols)}
+        for i, s in enumerate(cap.symbols):
+            block.args[i].name_hint = s.name
+        for expr, name in cap._sympy_names.items():  # type: ignore[attr-defined]
+            self.symbols[expr] = by_name[name]
+
+        placeholders = [n for n in cap.graph.graph.nodes if n.op == "placeholder"]
+        for node, arg, spec in zip(placeholders, block.args[len(cap.symbols) :], cap.args):
+            arg.name_hint = _ssa_name(spec.name)
+            self.values[node] = arg
+
+        results: list[SSAValue] = []
+        result_attrs: list[DictionaryAttr] = []
+        for node in cap.graph.graph.nodes:
+            if node.op == "placeholder":
+                continue
+            if node.op == "output":
+                for out in torch.fx.node.map_arg(node.args[0], lambda n: n) or ():
+                    if not isinstance(out, torch.fx.Node):
+                        raise ImportError_(f"output {out!r} is not a tensor")
+                    results.append(self.values[out])
+                    result_attrs.append(_dims_attr(cap, out.meta["val"].shape))
+                continue
+            self._import_node(node)
+
+        self.builder.insert(func.ReturnOp(*results))
+        arg_attrs = [DictionaryAttr({}) for _ in cap.symbols] + [
+            DictionaryAttr({"aten.dims": _dims_list(spec.dims)}) for spec in cap.args
+        ]
+        fn = func.FuncOp(
+            cap.name,
+            (sym_types + arg_types, [r.type for r in results]),
+            Region(block),
+            arg_attrs=ArrayAttr(arg_attrs),
+            res_attrs=ArrayAttr(result_attrs),
+        )
+        return Imported(ModuleOp([fn]), dict(cap.weights), self.source_lines)
+
+    def _import_node(self, node: torch.fx.Node) -> None:
+        if node.op == "get_attr":
+            value = getattr(self.captured.graph, node.target)  # type: ignore[arg-type]
+            op = WeightOp(
+                properties={"weight_name": StringAttr(str(node.target))},
+                result_types=[tensor_type(value.dtype, value.shape)],
+            )
+            self.values[node] = self._insert(op, node).results[0]
+            return
+        if node.op != "call_function":
+            raise ImportError_(f"FX node kind '{node.op}' ({node.name}) is not supported")
+        val = node.meta.get("val")
+        if isinstance(val, (torch.SymInt, torch.SymFloat, torch.SymBool, int, float)) and not isinstance(
+            node.target, torch._ops.OpOverload
+        ) or isinstance(val, (torch.SymInt, torch.SymFloat)):
+            # size arithmetic: rebuilt from its sympy expression over the symbols
+            self.values[node] = self._scalar(val)
+            return
+        if isinstance(node.target, torch._ops.OpOverload):
+            self.values[node] = self._aten(node)
+            return
+        raise ImportError_(_unsupported(node, str(node.target)))
+
+    def _insert(self, op: Operation, node: torch.fx.Node | None = None) -> Operation:
+        self.builder.insert(op)
+        if node is not None and (line := source_line(node)):
+            self.source_lines[op] = line
+        return op
+
+    # ------------------------------------------------------------------ aten ops
+
+    def _aten(self, node: torch.fx.Node) -> SSAValue:
+        target: torch._ops.OpOverload = node.target  # type: ignore[assignment]
+        overload = target._overloadpacket.__name__
+        if target._overloadname != "default":
+            overload += "." + target._overloadname
+        if target.namespace != "aten" or overload not in OPS_BY_OVERLOAD:
+            raise ImportError_(_unsupported(node, f"{target.namespace}.{overload}"))
+        op_cls = OPS_BY_OVERLOAD[overload]
+        op_def = op_cls.get_irdl_definition()
+        operand_defs = dict(op_def.operands)
+        schema = target._schema
+        val = node.meta["val"]
+        if not isinstance(val, torch.Tensor):
+            raise ImportError_(_unsupported(node, f"aten.{overload} (non-tensor result)"))
+
+        operands: dict[str, SSAValue | list[SSAValue] | None] = {}
+        props: dict[str, Attribute] = {}
+        bound = _bind(schema, node)
+        for arg in schema.arguments:
+            name = "input" if arg.name == "self" else arg.name
+            value = bound[arg.name]
+            if name in _CARRIED_BY_TYPE and name not in operand_defs and name not in op_def.properties:
+                _check_carried(node, name, value)
+                continue
+            is_default = arg.has_default_value() and _same(value, arg.default_value)
+            if name in operand_defs:
+                odef = operand_defs[name]
+                if (value is None or is_default) and isinstance(odef, OptOperandDef):
+                    operands[name] = None
+                elif name in ("indices",) and isinstance(value, (list, tuple)) and overload in ("index.Tensor", "index_put"):
+                    present = [i for i, v in enumerate(value) if v is not None]
+                    operands[name] = [self.values[value[i]] for i in present]
+                    props["indexed_dims"] = DenseArrayBase.from_list(i64, present)
+                elif isinstance(odef, VarOperandDef) and not isinstance(odef, OptOperandDef):
+                    operands[name] = [self._operand(v, arg.real_type, node) for v in value]
+                else:
+                    operands[name] = self._operand(value, arg.real_type, node)
+            elif name in op_def.properties:
+                pdef = op_def.properties[name]
+                if (value is None or is_default) and isinstance(pdef, OptPropertyDef):
+                    continue
+                props[name] = _property(value)
+            else:
+                raise ImportError_(f"aten.{overload}: argument '{arg.name}' has no field in the dialect")
+
+        result_type = tensor_type(val.dtype, val.shape)
+        ordered = [operands.get(n) for n, _ in op_def.operands]
+        op = op_cls.create(
+            operands=[v for o in ordered if o is not None for v in (o if isinstance(o, list) else [o])],
+            result_types=[result_type],
+            properties={
+                **props,
+                "operandSegmentSizes": DenseArrayBase.from_list(
+                    i32, [0 if o is None else len(o) if isinstance(o, list) else 1 for o in ordered]
+                ),
+            },
+        )
+        return self._insert(op, node).results[0]
+
+    def _operand(self, value: Any, arg_type: Any, node: torch.fx.Node) -> SSAValue:
+        kind = _type_kind(arg_type)
+        if isinstance(value, torch.fx.Node):
+            v = self.values[value]
+            if kind == "Tensor" and not isinstance(v.type, TensorType):
+                # a SymInt/SymFloat where a tensor is expected: a 0-d tensor of it
+                return self._scalar_tensor(v, node)
+            return v
+        if kind == "Tensor":  # a Python number in a tensor position
+            return self._scalar_tensor(self._constant(value), node)
+        if kind == "SymInt":
+            return self._constant(int(value), IndexType())
+        if isinstance(value, (torch.SymInt, torch.SymFloat)):
+            return self._scalar(value)
+        return self._constant(value)
+
+    def _scalar_tensor(self, scalar: SSAValue, node: torch.fx.Node) -> SSAValue:
+        tensors = [a.meta["val"] for a in node.all_input_nodes if isinstance(a.meta.get("val"), torch.Tensor)]
+        dtype = tensors[0].dtype if tensors else node.meta["val"].dtype
+        op = ScalarTensorOp.create(
+            operands=[scalar],
+            result_types=[tensor_type(dtype, ())],
+            properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1])},
+        )
+        return self._insert(op, node).results[0]
+
+    # ------------------------------------------------------------------ scalars
+
+    def _constant(self, value: Any, type_: Attribute | None = None) -> SSAValue:
+        if isinstance(value, bool):
+            attr = IntegerAttr(int(value), i1)
+        elif isinstance(value, int):
+            attr = IntegerAttr(value, type_ or i64)
+        elif isinstance(value, float):
+            attr = FloatAttr(value, f64)
+        else:
+            raise ImportError_(f"constant {value!r} of type {type(value).__name__} is not supported")
+        return self._insert(arith.ConstantOp(attr)).results[0]
+
+    def _scalar(self, value: Any) -> SSAValue:
+        """A SymInt (as index) or SymFloat (as f64) built from its sympy expression."""
+        if isinstance(value, (int, float, bool)):
+            return self._constant(value, IndexType() if type(value) is int else None)
+        expr = value.node.expr
+        if isinstance(value, torch.SymFloat):
+            return self._float_expr(expr)
+        return self._index_expr(expr)
+
+    def _index_expr(self, expr: sympy.Expr) -> SSAValue:
+        if expr in self.symbols:
+            return self.symbols[expr]
+        from torch.utils._sympy.functions import FloorDiv, Max, Min, Mod, PythonMod
+
+        if expr.is_Integer:
+            result = self._constant(int(expr), IndexType())
+        elif isinstance(expr, (sympy.Add, sympy.Mul, Max, Min)):
+            kind = {sympy.Add: arith.AddiOp, sympy.Mul: arith.MuliOp, Max: arith.MaxSIOp, Min: arith.MinSIOp}
+            cls = next(v for k, v in kind.items() if isinstance(expr, k))
+            terms = [self._index_expr(a) for a in expr.args]
+            result = terms[0]
+            for t in terms[1:]:
+                result = self._insert(cls(result, t)).results[0]
+        elif isinstance(expr, FloorDiv):
+            a, b = (self._index_expr(x) for x in expr.args)
+            result = self._insert(arith.FloorDivSIOp(a, b)).results[0]
+        elif isinstance(expr, (Mod, PythonMod)):
+            a, b = (self._index_expr(x) for x in expr.args)
+            result = self._insert(arith.RemSIOp(a, b)).results[0]
+        else:
+            raise ImportError_(f"size expression {expr} is not supported")
+        self.symbols[expr] = result
+        return result
+
+    def _float_expr(self, expr: sympy.Expr) -> SSAValue:
+        from torch.utils._sympy.functions import IntTrueDiv, ToFloat
+
+        if expr.is_number:
+            return self._constant(float(expr))
+        if isinstance(expr, ToFloat):
+            i = self._insert(arith.IndexCastOp(self._index_expr(expr.args[0]), i64)).results[0]
+            return self._insert(arith.SIToFPOp(i, f64)).results[0]
+        if isinstance(expr, IntTrueDiv):
+            a, b = (self._float_expr(ToFloat(x)) for x in expr.args)
+            return self._insert(arith.DivfOp(a, b)).results[0]
+        raise ImportError_(f"size expression {expr} is not supported")
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _ssa_name(name: str) -> str:
+    return re.sub(r"\W", "_", name)
+
+
+def _dims_list(dims: tuple[int | str, ...]) -> ArrayAttr:
+    return ArrayAttr([StringAttr(d) if isinstance(d, str) else IntegerAttr(d, i64) for d in dims])
+
+
+def _dims_attr(cap: Captured, shape: Any) -> DictionaryAttr:
+    names = cap._sympy_names  # type: ignore[attr-defined]
+    dims: list[int | str] = []
+    for d in shape:
+        if _is_static(d):
+            dims.append(int(d))
+        else:
+            expr = d.node.expr
+            dims.append(str(expr.subs({s: sympy.Symbol(n) for s, n in names.items()})))
+    return DictionaryAttr({"aten.dims": _dims_list(tuple(dims))})
+
+
+def _type_kind(t: Any) -> str:
+    """`Tensor`, `SymInt` or `Scalar`, looking through Optional and List."""
+    while isinstance(t, (torch.OptionalType, torch.ListType)):
+        t = t.getElementType()
+    if isinstance(t, torch.SymIntType):
+        return "SymInt"
+    return "Tensor" if isinstance(t, torch.TensorType) else "Scalar"
+
+
+def _bind(schema: Any, node: torch.fx.Node) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for i, arg in enumerate(schema.arguments):
+        if i < len(node.args) and not arg.kwarg_only:
+            out[arg.name] = node.args[i]
+        elif arg.name in node.kwargs:
+            out[arg.name] = node.kwargs[arg.name]
+        elif arg.has_default_value():
+            out[arg.name] = arg.default_value
+        else:
+            out[arg.name] = None
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, torch.fx.Node) or isinstance(b, torch.fx.Node):
+        return False
+    try:
+        return type(a) is type(b) and bool(a == b) or (a == b and not isinstance(a, bool) and not isinstance(b, bool))
+    except Exception:
+        return False
+
+
+def _property(value: Any) -> Attribute:
+    if isinstance(value, bool):
+        return IntegerAttr(int(value), i1)
+    if isinstance(value, int):
+        return IntegerAttr(value, i64)
+    if isinstance(value, float):
+        return FloatAttr(value, f64)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, int) for v in value):
+        return DenseArrayBase.from_list(i64, list(value))
+    raise ImportError_(f"argument value {value!r} is not supported as a property")
+
+
+def _check_carried(node: torch.fx.Node, name: str, value: Any) -> None:
+    if name == "device" and value is not None and torch.device(value).type != "cpu":
+        raise ImportError_(f"{node.target}: device {value} is not supported (only cpu)")
+    if name == "layout" and value not in (None, torch.strided):
+        raise ImportError_(f"{node.target}: layout {value} is not supported (only strided)")
+
+
+def _unsupported(node: torch.fx.Node, what: str) -> str:
+    line = source_line(node)
+    return f"op {what} is not supported by the aten dialect" + (
+        f" (from {line})" if line else f" (FX node {node.name})"
+    )
