@@ -97,6 +97,16 @@ def broadcast(*shapes: Shape) -> Shape:
     return tuple(out)
 
 
+def same_dim(op: IRDLOperation, what: str, *dims: int) -> int:
+    """Dims that must be equal, without broadcasting: `?` matches anything."""
+    static = {d for d in dims if d != DYN}
+    if len(static) > 1:
+        raise VerifyException(
+            f"{op.name}: {what} {', '.join(fmt((d,)) for d in dims)} differ"
+        )
+    return static.pop() if static else DYN
+
+
 def check_shape(op: IRDLOperation, expected: Sequence[int], actual: Sequence[int]):
     """`expected` static dims must match; `?` in `expected` admits anything."""
     if len(expected) != len(actual) or any(
@@ -480,7 +490,7 @@ class MmOp(AtenOp):
         a, b = shape_of(self.input), shape_of(self.mat2)
         if len(a) != 2 or len(b) != 2:
             raise VerifyException(f"{self.name}: operands must be matrices")
-        broadcast((a[1],), (b[0],))
+        same_dim(self, "inner dims", a[1], b[0])
         return (a[0], b[1])
 
 
@@ -500,8 +510,8 @@ class BmmOp(AtenOp):
         a, b = shape_of(self.input), shape_of(self.mat2)
         if len(a) != 3 or len(b) != 3:
             raise VerifyException(f"{self.name}: operands must be rank 3")
-        broadcast((a[2],), (b[1],))
-        return (broadcast((a[0],), (b[0],))[0], a[1], b[2])
+        same_dim(self, "inner dims", a[2], b[1])
+        return (same_dim(self, "batch dims", a[0], b[0]), a[1], b[2])
 
 
 @irdl_op_definition
@@ -525,7 +535,7 @@ class AddmmOp(AtenOp):
         a, b = shape_of(self.mat1), shape_of(self.mat2)
         if len(a) != 2 or len(b) != 2:
             raise VerifyException(f"{self.name}: mat1 and mat2 must be matrices")
-        broadcast((a[1],), (b[0],))
+        same_dim(self, "inner dims", a[1], b[0])
         return broadcast(shape_of(self.input), (a[0], b[1]))
 
 
@@ -687,7 +697,7 @@ class CatOp(AtenOp):
     dim = opt_prop_def(IntegerAttr[I64])
     result = result_def(TensorOut)
     assembly_format = (
-        "`[` $tensors `]` attr-dict `:` `[` type($tensors) `]` `->` type($result)"
+        "` ` `[` $tensors `]` attr-dict `:` `[` type($tensors) `]` `->` type($result)"
     )
 
     def infer_shape(self) -> Shape:
@@ -698,7 +708,11 @@ class CatOp(AtenOp):
         d = norm_dim(self, int_prop(self, "dim", 0), rank)
         if any(len(s) != rank for s in shapes):
             raise VerifyException(f"{self.name}: operands differ in rank")
-        rest = broadcast(*(s[:d] + s[d + 1 :] for s in shapes))
+        rest = tuple(
+            same_dim(self, f"dim {i} sizes", *(s[i] for s in shapes))
+            for i in range(rank)
+            if i != d
+        )
         total = sum(s[d] for s in shapes) if all(s[d] != DYN for s in shapes) else DYN
         return rest[:d] + (total,) + rest[d:]
 
@@ -715,7 +729,7 @@ class IndexListOp(AtenOp):
         if len(dims) != len(self.indices):
             raise VerifyException(f"{self.name}: one indexed dim per index tensor")
         if list(dims) != sorted(set(dims)) or (
-            dims and not 0 <= dims[-1] < len(shape_of(self.input))
+            dims and not 0 <= dims[0] <= dims[-1] < len(shape_of(self.input))
         ):
             raise VerifyException(f"{self.name}: bad indexed_dims {list(dims)}")
         for index in self.indices:
@@ -852,6 +866,7 @@ class SliceScatterOp(SliceLike):
     )
 
     def infer_shape(self) -> Shape:
+        norm_dim(self, int_prop(self, "dim", 0), len(shape_of(self.input)))
         return shape_of(self.input)
 
 
@@ -871,6 +886,7 @@ class SelectScatterOp(AtenOp):
     )
 
     def infer_shape(self) -> Shape:
+        norm_dim(self, int_prop(self, "dim", 0), len(shape_of(self.input)))
         return shape_of(self.input)
 
 
@@ -908,7 +924,7 @@ class FullOp(SizedOp):
     fill_value = operand_def(ScalarT)
     result = result_def(TensorOut)
     assembly_format = (
-        "`[` $size `]` `,` $fill_value attr-dict `:` type($fill_value) `->` type($result)"
+        "` ` `[` $size `]` `,` $fill_value attr-dict `:` type($fill_value) `->` type($result)"
     )
 
 
@@ -919,7 +935,7 @@ class EmptyPermutedOp(SizedOp):
     name = "aten.empty_permuted"
     physical_layout = prop_def(DenseArrayBase[I64])
     result = result_def(TensorOut)
-    assembly_format = "`[` $size `]` attr-dict `:` type($result)"
+    assembly_format = "` ` `[` $size `]` attr-dict `:` type($result)"
 
 
 @irdl_op_definition
@@ -928,7 +944,7 @@ class EmptyMemoryFormatOp(SizedOp):
 
     name = "aten.empty.memory_format"
     result = result_def(TensorOut)
-    assembly_format = "`[` $size `]` attr-dict `:` type($result)"
+    assembly_format = "` ` `[` $size `]` attr-dict `:` type($result)"
 
 
 @irdl_op_definition

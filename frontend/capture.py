@@ -20,6 +20,7 @@ from typing import Any
 import sympy
 import torch
 import torch.fx
+import torch.fx.traceback as fx_traceback
 from torch._decomp import core_aten_decompositions
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.export import Dim
@@ -264,6 +265,8 @@ def _trace(
                 torch._check(size == first[dim.__name__])
             else:
                 first[dim.__name__] = size
+    # make_fx keeps only frames of `forward` methods, and of registered anchors
+    torch.fx.proxy._register_stack_trace_anchor(fn)
     try:
         graph = make_fx(
             fn,
@@ -271,6 +274,7 @@ def _trace(
             decomposition_table=core_aten_decompositions(),
             _allow_non_fake_inputs=True,
             _error_on_data_dependent_ops=True,
+            record_stack_traces=True,
         )(*fakes)
     except CaptureError:
         raise
@@ -348,12 +352,15 @@ def _user_line(loc: Any) -> str | None:
 def _functionalize(
     graph: torch.fx.GraphModule, fakes: list[torch.Tensor]
 ) -> torch.fx.GraphModule:
-    """Retrace without mutations, in the same fake mode so the symbols stay."""
-    functional = make_fx(
-        torch.func.functionalize(graph, remove="mutations"),
-        tracing_mode="symbolic",
-        _allow_non_fake_inputs=True,
-    )(*fakes)
+    """Retrace without mutations, in the same fake mode so the symbols stay, and
+    through an FX interpreter so each new node keeps its source's stack trace."""
+    run = torch.fx.Interpreter(graph).run
+    with fx_traceback.preserve_node_meta():
+        functional = make_fx(
+            torch.func.functionalize(run, remove="mutations"),
+            tracing_mode="symbolic",
+            _allow_non_fake_inputs=True,
+        )(*fakes)
     functional.graph.eliminate_dead_code()
     functional.recompile()
     return functional

@@ -1,0 +1,57 @@
+"""Shared fixtures: the example models, captured once per session."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import sys
+
+import pytest
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+
+MODELS = ["mlp", "lennard_jones", "schnet", "e3nn_like"]
+DTYPES = [torch.float32, torch.float64]
+TOLERANCE = {torch.float32: 1e-5, torch.float64: 1e-10}
+TRACE_ATOMS = 23  # no feature width of the examples is 23
+
+
+def model(name: str):
+    return importlib.import_module(f"examples.{name}")
+
+
+@functools.cache
+def captured(name: str, training: bool, dtype: torch.dtype):
+    """(fn, make_inputs, Imported) for an example, captured at TRACE_ATOMS."""
+    from pipeline import capture, to_aten
+
+    mod = model(name)
+    fn = (mod.training_step if training else mod.energy_forces)(dtype)
+    make = mod.training_inputs if training else mod.inputs
+    shapes = mod.training_dynamic_shapes if training else mod.dynamic_shapes
+    cap = capture(fn, make(TRACE_ATOMS, dtype, 0), shapes)
+    return fn, make, to_aten(cap)
+
+
+def relative_error(got: torch.Tensor, want: torch.Tensor) -> float:
+    """max |got - want| / max |want| (absolute when want is all zeros)."""
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    scale = want.abs().max().item() if want.numel() else 0.0
+    err = (got - want).abs().max().item() if want.numel() else 0.0
+    return err / scale if scale > 0 else err
+
+
+def assert_close(got, want, dtype: torch.dtype, what: str = "") -> None:
+    assert len(got) == len(want), f"{what}: {len(got)} outputs, expected {len(want)}"
+    for i, (g, w) in enumerate(zip(got, want)):
+        err = relative_error(g, w.detach())
+        assert err <= TOLERANCE[dtype], f"{what} output {i}: relative error {err:.2e}"
+
+
+@pytest.fixture(params=MODELS)
+def model_name(request) -> str:
+    return request.param

@@ -1,0 +1,85 @@
+"""Bad functions and bad dims get a clear error at capture, never a wrong graph."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch.export import Dim
+
+from pipeline import CaptureError, UnsupportedOpError, capture, to_aten
+
+N = Dim("N")
+
+
+def energy_forces(energy_of):
+    def fn(pos: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        pos = pos.detach().requires_grad_(True)
+        energy = energy_of(pos)
+        (g,) = torch.autograd.grad(energy, pos)
+        return energy, -g
+
+    return fn
+
+
+def test_unsupported_op_is_named() -> None:
+    fn = energy_forces(lambda pos: torch.cumsum(pos, 0).square().sum())
+    cap = capture(fn, (torch.randn(8, 3),), {"pos": {0: N}})
+    with pytest.raises(UnsupportedOpError, match=r"aten\.cumsum") as err:
+        to_aten(cap)
+    assert "test_capture_errors.py" in str(err.value), "the user's source line is named"
+
+
+def test_dynamic_dim_traced_at_one() -> None:
+    fn = energy_forces(lambda pos: pos.square().sum())
+    with pytest.raises(CaptureError, match=r"'pos' dim 0 .*size 1"):
+        capture(fn, (torch.randn(1, 3),), {"pos": {0: N}})
+
+
+@pytest.mark.parametrize("traced_atoms", [20, 12])
+def test_branch_on_atom_count(traced_atoms: int) -> None:
+    def energy(pos: torch.Tensor) -> torch.Tensor:
+        if pos.shape[0] == 20:
+            return (2 * pos).square().sum()
+        return pos.square().sum()
+
+    with pytest.raises(CaptureError, match=r"argument 'pos' dim 0 \(N\)") as err:
+        capture(energy_forces(energy), (torch.randn(traced_atoms, 3),), {"pos": {0: N}})
+    assert "test_capture_errors.py" in str(err.value)
+
+
+def test_bound_on_atom_count() -> None:
+    def energy(pos: torch.Tensor) -> torch.Tensor:
+        torch._check(pos.shape[0] <= 64)
+        return pos.square().sum()
+
+    with pytest.raises(CaptureError, match=r"'pos' dim 0 \(N\).*N <= 64"):
+        capture(energy_forces(energy), (torch.randn(10, 3),), {"pos": {0: N}})
+
+
+def test_two_dims_of_one_dim_must_agree() -> None:
+    fn = lambda a, b: (a.sum() + b.sum(),)  # noqa: E731
+    with pytest.raises(CaptureError, match=r"'b' dim 0 is N = 4"):
+        capture(fn, (torch.randn(3), torch.randn(4)), {"a": {0: N}, "b": {0: N}})
+
+
+def test_bad_dynamic_shapes() -> None:
+    fn = energy_forces(lambda pos: pos.square().sum())
+    with pytest.raises(CaptureError, match=r"'x', which is not an argument"):
+        capture(fn, (torch.randn(5, 3),), {"x": {0: N}})
+    with pytest.raises(CaptureError, match=r"'pos' has no dim 2"):
+        capture(fn, (torch.randn(5, 3),), {"pos": {2: N}})
+    with pytest.raises(CaptureError, match=r"must be a torch.export.Dim"):
+        capture(fn, (torch.randn(5, 3),), {"pos": {0: 5}})
+
+
+def test_static_dims_stay_static() -> None:
+    fn = energy_forces(lambda pos: pos.square().sum())
+    cap = capture(fn, (torch.randn(5, 3),), {"pos": {0: N}})
+    assert cap.args[0].dims == ("N", 3)
+    text = str(to_aten(cap).module)
+    assert "tensor<?x3xf32>" in text
+
+
+def test_non_tensor_argument() -> None:
+    with pytest.raises(CaptureError, match=r"argument 'pos' must be a torch.Tensor"):
+        capture(lambda pos: pos, ([1.0, 2.0],), None)
