@@ -26,7 +26,7 @@ except ImportError:  # executed as a script from inside examples/
     import common
 
 N = torch.export.Dim("N", min=1)  # atoms
-E = torch.export.Dim("E", min=1)  # edges
+E = torch.export.Dim("E", min=0)  # edges: a lone atom has none
 DEFAULT_ATOMS = 32
 N_SPECIES = 5
 L_OF_M = (0, 1, 1, 1, 2, 2, 2, 2, 2)  # degree l of each of the 9 spherical-harmonic components

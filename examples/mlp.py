@@ -21,7 +21,7 @@ except ImportError:  # executed as a script from inside examples/
     import common
 
 N = torch.export.Dim("N", min=1)  # atoms
-E = torch.export.Dim("E", min=1)  # edges
+E = torch.export.Dim("E", min=0)  # edges: a lone atom has none
 DEFAULT_ATOMS = 32
 
 

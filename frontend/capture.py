@@ -49,7 +49,8 @@ class ArgSpec:
 
 @dataclass(frozen=True)
 class SymbolSpec:
-    """A size symbol: the `Dim` name and its declared range."""
+    """A size symbol: the `Dim` name and its declared range (as declared: tracing
+    itself needs sizes >= 2, a call may use the whole range)."""
 
     name: str
     min: int
@@ -65,10 +66,8 @@ class Captured:
     symbols: list[SymbolSpec]
     weights: dict[str, torch.Tensor] = field(default_factory=dict)
     name: str = "main"
-
-    def symbol_of(self, expr: sympy.Expr) -> str | None:
-        """The symbol name that a traced sympy symbol stands for."""
-        return self._sympy_names.get(expr)  # type: ignore[attr-defined]
+    sympy_names: dict[sympy.Symbol, str] = field(default_factory=dict)
+    """The traced sympy symbol of each size symbol, by name."""
 
 
 DynamicShapes = Mapping[str | int, Any] | Sequence[Any] | None
@@ -120,7 +119,7 @@ def capture(
     symbols = []
     for n in dict.fromkeys(s for spec in args for s in spec.dims if isinstance(s, str)):
         dim = next(d for ds in dims for d in ds.values() if d.__name__ == n)
-        symbols.append(SymbolSpec(n, max(2, dim.min or 0), _finite(dim.max)))
+        symbols.append(SymbolSpec(n, int(dim.min or 0), _finite(dim.max)))
 
     graph = _functionalize(graph, fakes)
     weights = {
@@ -128,8 +127,7 @@ def capture(
         for n in graph.graph.nodes
         if n.op == "get_attr" and isinstance(getattr(graph, n.target), torch.Tensor)
     }
-    captured = Captured(graph, args, symbols, weights, getattr(fn, "__name__", "main"))
-    captured._sympy_names = sym_names  # type: ignore[attr-defined]
+    captured = Captured(graph, args, symbols, weights, getattr(fn, "__name__", "main"), sym_names)
 
     if check_args is None:
         check_args = _grown(example_args, dims)

@@ -129,7 +129,7 @@ class _Importer:
         by_name = {s.name: block.args[i] for i, s in enumerate(cap.symbols)}
         for i, s in enumerate(cap.symbols):
             block.args[i].name_hint = s.name
-        for expr, name in cap._sympy_names.items():  # type: ignore[attr-defined]
+        for expr, name in cap.sympy_names.items():
             self.symbols[expr] = by_name[name]
 
         placeholders = [n for n in cap.graph.graph.nodes if n.op == "placeholder"]
@@ -353,7 +353,7 @@ def _dims_list(dims: tuple[int | str, ...]) -> ArrayAttr:
 
 
 def _dims_attr(cap: Captured, shape: Any) -> DictionaryAttr:
-    names = cap._sympy_names  # type: ignore[attr-defined]
+    names = cap.sympy_names
     dims: list[int | str] = []
     for d in shape:
         if _is_static(d):

@@ -1,7 +1,12 @@
 """The `python -m pipeline` driver.
 
+    python -m pipeline run examples/mlp.py [--atoms N]      compile, run, compare with eager
+    python -m pipeline compile examples/mlp.py --emit STAGE [--dump-dir DIR]
     python -m pipeline capture examples/mlp.py --emit fx|aten [--training] [--atoms N]
     python -m pipeline opt FILE.mlir -p pass1,pass2      (xdsl-opt with our dialects)
+    python -m pipeline bench [--quick]                    (ours vs eager, torch.compile, AOTInductor)
+
+Stages, in order: fx, aten, tensorexpr, fused, loops, llvm, ll, opt.ll, asm.
 """
 
 from __future__ import annotations
@@ -12,11 +17,17 @@ import time
 
 import torch
 
+from pipeline.compiler import STAGE_NAMES
+
 DTYPES = {"f32": torch.float32, "f64": torch.float64}
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "bench":
+        from bench.harness import main as bench_main
+
+        return bench_main(argv[1:])
     if argv and argv[0] == "opt":
         from pipeline.opt import main as opt_main
 
@@ -27,15 +38,24 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("opt", help="xdsl-opt with our dialects and passes (see `opt --help`)")
+    sub.add_parser("bench", help="benchmark against eager, torch.compile and AOTInductor (see `bench --help`)")
     cap = sub.add_parser("capture", help="capture a model file and print a stage")
-    cap.add_argument("model", help="a model file, e.g. examples/mlp.py")
     cap.add_argument("--emit", choices=["fx", "aten"], default="aten", help="the stage to print")
-    cap.add_argument("--training", action="store_true", help="the training variant")
-    cap.add_argument("--atoms", type=int, default=None, help="atoms in the traced example")
-    cap.add_argument("--dtype", choices=sorted(DTYPES), default="f32")
-    cap.add_argument("-o", "--output", help="write the stage here instead of stdout")
+    comp = sub.add_parser("compile", help="compile a model file and print a stage")
+    comp.add_argument("--emit", choices=STAGE_NAMES + ["so"], default="loops",
+                      help="the stage to print; `so` writes a shared library, header and manifest to -o DIR")
+    comp.add_argument("--target-cpu", help="with --emit so: the CPU to generate code for (default: host)")
+    comp.add_argument("--dump-dir", help="write every stage and every pass's output here")
+    run = sub.add_parser("run", help="compile, run on N atoms, compare with eager, time both")
+    run.add_argument("--repeat", type=int, default=20, help="calls to time")
+    for p in (cap, comp, run):
+        p.add_argument("model", help="a model file, e.g. examples/mlp.py")
+        p.add_argument("--training", action="store_true", help="the training variant")
+        p.add_argument("--atoms", type=int, default=None, help="atoms (traced, or run for `run`)")
+        p.add_argument("--dtype", choices=sorted(DTYPES), default="f32")
+        p.add_argument("-o", "--output", help="write the stage here instead of stdout")
     args = parser.parse_args(argv)
-    return _capture(args)
+    return {"capture": _capture, "compile": _compile, "run": _run}[args.command](args)
 
 
 def _capture(args: argparse.Namespace) -> int:
@@ -59,6 +79,75 @@ def _capture(args: argparse.Namespace) -> int:
         print(text)
     print(f"// {example.name}: captured at N={n} in {elapsed:.2f} s", file=sys.stderr)
     return 0
+
+
+def _compile(args: argparse.Namespace) -> int:
+    from pipeline.compiler import compile
+    from pipeline.examples import load_example
+
+    dtype = DTYPES[args.dtype]
+    example = load_example(args.model, training=args.training, dtype=dtype)
+    n = args.atoms or example.default_atoms
+    try:
+        compiled = compile(example.fn, example.make_inputs(n, dtype, 0), example.dynamic_shapes,
+                           dump_dir=args.dump_dir)
+    except Exception as e:  # every stage raises its own kind; report it, do not crash
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    if args.emit == "so":
+        if not args.output:
+            print("error: --emit so needs -o DIR", file=sys.stderr)
+            return 1
+        library = compiled.export_library(args.output, target_cpu=args.target_cpu)
+        print(f"// {example.name}: wrote {library} and its header and manifest", file=sys.stderr)
+        return 0
+    text = compiled.ir(args.emit)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text + "\n")
+    else:
+        print(text)
+    print(f"// {example.name}: compiled in {compiled.timings['total_s']:.2f} s", file=sys.stderr)
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from pipeline.compiler import compile
+    from pipeline.examples import load_example
+
+    dtype = DTYPES[args.dtype]
+    example = load_example(args.model, training=args.training, dtype=dtype)
+    n = args.atoms or example.default_atoms
+    traced = 23 if n != 23 else 29  # trace at another size than the one we run
+    compiled = compile(example.fn, example.make_inputs(traced, dtype, 0), example.dynamic_shapes)
+    inputs = example.make_inputs(n, dtype, 1)
+    got = compiled(*inputs.values())
+    want = example.fn(*inputs.values())
+    edges = inputs["edge_index"].shape[1] if "edge_index" in inputs else "-"
+    print(f"{example.name}: {n} atoms, {edges} edges, {args.dtype} (traced at {traced} atoms)")
+    names = ["energy", "forces"] if not args.training else ["loss"] + [f"grad{i}" for i in range(len(got) - 1)]
+    for name, g, w in zip(names, got, want):
+        w = w.detach()
+        err = (g - w).abs().max().item() if w.numel() else 0.0
+        scale = w.abs().max().item() if w.numel() else 0.0
+        print(f"  {name:8s} max abs err {err:.3e}   max rel err {err / scale if scale else err:.3e}")
+    t = compiled.timings
+    print(f"  compile: {t['total_s']:.2f} s (capture {t['capture_s']:.2f}, "
+          + ", ".join(f"{k[:-2]} {v:.2f}" for k, v in t.items() if k not in ("capture_s", "total_s")) + ")")
+    ours = _median_time(lambda: compiled(*inputs.values()), args.repeat)
+    eager = _median_time(lambda: example.fn(*inputs.values()), args.repeat)
+    print(f"  one call: ours {ours * 1e3:.3f} ms, eager {eager * 1e3:.3f} ms (median of {args.repeat})")
+    return 0
+
+
+def _median_time(call, repeat: int) -> float:
+    call()
+    times = []
+    for _ in range(max(1, repeat)):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 2]
 
 
 if __name__ == "__main__":

@@ -14,12 +14,20 @@ def our_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return Aten
 
-    return {"aten": aten}
+    def te() -> Dialect:
+        from dialects.tensorexpr import TensorExpr
+
+        return TensorExpr
+
+    return {"aten": aten, "te": te}
 
 
 def our_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Our passes by name; each is defined in its own file under transforms/ or codegen/."""
-    return {}
+    from codegen import CODEGEN_PASSES
+    from transforms import TRANSFORM_PASSES
+
+    return {**TRANSFORM_PASSES, **CODEGEN_PASSES}
 
 
 def all_dialects() -> dict[str, Callable[[], Dialect]]:

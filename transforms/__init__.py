@@ -1,0 +1,37 @@
+"""Passes over the aten and tensorexpr stages, one per file."""
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+
+def _lower_aten() -> type[ModulePass]:
+    from transforms.lower_aten_to_tensorexpr import LowerAtenToTensorExprPass
+
+    return LowerAtenToTensorExprPass
+
+
+def _lower_te() -> type[ModulePass]:
+    from transforms.lower_tensorexpr_to_loops import LowerTensorExprToLoopsPass
+
+    return LowerTensorExprToLoopsPass
+
+
+def _fuse_elementwise() -> type[ModulePass]:
+    from transforms.fuse_elementwise import FuseElementwisePass
+
+    return FuseElementwisePass
+
+
+def _approximate_math() -> type[ModulePass]:
+    from transforms.approximate_math import ApproximateMathPass
+
+    return ApproximateMathPass
+
+
+TRANSFORM_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "lower-aten-to-tensorexpr": _lower_aten,
+    "lower-tensorexpr-to-loops": _lower_te,
+    "fuse-elementwise": _fuse_elementwise,
+    "approximate-math": _approximate_math,
+}

@@ -1,0 +1,275 @@
+"""The `te` (tensor expression) dialect, in the spirit of NNC and Halide.
+
+A tensor is defined by what one element is, not by how a loop writes it:
+
+    %y = te.compute [%N, %c3] : tensor<?x3xf32> {
+    ^bb0(%i: index, %j: index):
+      %x = te.load %pos[%i, %j] : tensor<?x3xf32> -> f32
+      %e = math.exp %x : f32
+      te.yield %e : f32
+    }
+
+The body is scalar code over the element's indices; it may read any tensor in scope
+with `te.load`. Views (permute, expand, slice, ...) are index arithmetic inside a
+body, never copies. `te.reduce` adds reduction axes; `te.scatter` is the update
+form shared by index_put, scatter_add, index_add, slice_scatter and friends: the
+result is `base` with `result[at(p)] (+)= value(p)` for every point `p` of its space.
+`te.index` turns loaded data into an index and checks its range at run time.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    I64,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.traits import IsTerminator, Pure, RecursivelySpeculatable
+from xdsl.utils.exceptions import VerifyException
+
+REDUCE_KINDS = ("add", "mul", "max", "min")
+SCATTER_KINDS = ("add", "assign")
+
+
+def _check_body(op: IRDLOperation, block: Block, n_args: int, what: str) -> None:
+    if len(block.args) != n_args or any(
+        not isinstance(a.type, IndexType) for a in block.args
+    ):
+        raise VerifyException(f"{op.name}: body must take {n_args} index arguments ({what})")
+
+
+def _check_yield(op: IRDLOperation, block: Block, elem: Attribute) -> None:
+    last = block.last_op
+    if not isinstance(last, YieldOp):
+        raise VerifyException(f"{op.name}: body must end with te.yield")
+    if last.value.type != elem:
+        raise VerifyException(
+            f"{op.name}: body yields {last.value.type}, the element type is {elem}"
+        )
+
+
+class _DefinesTensor(IRDLOperation):
+    irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
+    result = result_def(TensorType[Attribute])
+    body = region_def("single_block")
+    traits = traits_def(Pure(), RecursivelySpeculatable())
+
+    def rank(self) -> int:
+        assert isinstance(self.result.type, TensorType)
+        return self.result.type.get_num_dims()
+
+    def element_type(self) -> Attribute:
+        assert isinstance(self.result.type, TensorType)
+        return self.result.type.get_element_type()
+
+
+@irdl_op_definition
+class ComputeOp(_DefinesTensor):
+    """A tensor of the given extents, one element per body evaluation."""
+
+    name = "te.compute"
+    extents = var_operand_def(IndexType)
+    assembly_format = "` ` `[` $extents `]` attr-dict `:` type($result) $body"
+
+    def __init__(self, extents: list[SSAValue], result_type: TensorType, body: Region):
+        super().__init__(
+            operands=[extents], result_types=[result_type], regions=[body],
+            properties={"operandSegmentSizes": _segments(len(extents))},
+        )
+
+    def verify_(self) -> None:
+        if len(self.extents) != self.rank():
+            raise VerifyException(f"{self.name}: {len(self.extents)} extents for rank {self.rank()}")
+        _check_body(self, self.body.block, self.rank(), "one per dim")
+        _check_yield(self, self.body.block, self.element_type())
+
+
+@irdl_op_definition
+class ReduceOp(_DefinesTensor):
+    """out[i] = combine over r of body(i, r); `kind` is add, mul, max or min."""
+
+    name = "te.reduce"
+    kind = prop_def(StringAttr)
+    extents = var_operand_def(IndexType)
+    reduce_extents = var_operand_def(IndexType)
+    assembly_format = (
+        "$kind ` ` `[` $extents `]` `over` ` ` `[` $reduce_extents `]` attr-dict `:` "
+        "type($result) $body"
+    )
+
+    def __init__(
+        self, kind: str, extents: list[SSAValue], reduce_extents: list[SSAValue],
+        result_type: TensorType, body: Region,
+    ):
+        super().__init__(
+            operands=[extents, reduce_extents], result_types=[result_type], regions=[body],
+            properties={
+                "kind": StringAttr(kind),
+                "operandSegmentSizes": _segments(len(extents), len(reduce_extents)),
+            },
+        )
+
+    def verify_(self) -> None:
+        if self.kind.data not in REDUCE_KINDS:
+            raise VerifyException(f"{self.name}: kind must be one of {', '.join(REDUCE_KINDS)}")
+        if len(self.extents) != self.rank():
+            raise VerifyException(f"{self.name}: {len(self.extents)} extents for rank {self.rank()}")
+        _check_body(self, self.body.block, self.rank() + len(self.reduce_extents),
+                    "output dims, then reduction dims")
+        _check_yield(self, self.body.block, self.element_type())
+
+
+@irdl_op_definition
+class ScatterOp(_DefinesTensor):
+    """`base` updated at every point of the space `extents`: `te.update` in the
+    body names where and what; `kind` add accumulates, assign overwrites."""
+
+    name = "te.scatter"
+    kind = prop_def(StringAttr)
+    base = operand_def(TensorType[Attribute])
+    extents = var_operand_def(IndexType)
+    assembly_format = (
+        "$kind $base `over` ` ` `[` $extents `]` attr-dict `:` type($base) `->` "
+        "type($result) $body"
+    )
+
+    def __init__(self, kind: str, base: SSAValue, extents: list[SSAValue], body: Region):
+        super().__init__(
+            operands=[base, extents], result_types=[base.type], regions=[body],
+            properties={"kind": StringAttr(kind), "operandSegmentSizes": _segments(1, len(extents))},
+        )
+
+    def verify_(self) -> None:
+        if self.kind.data not in SCATTER_KINDS:
+            raise VerifyException(f"{self.name}: kind must be one of {', '.join(SCATTER_KINDS)}")
+        if self.base.type != self.result.type:
+            raise VerifyException(f"{self.name}: result type must be the base type")
+        _check_body(self, self.body.block, len(self.extents), "one per dim of the update space")
+        last = self.body.block.last_op
+        if not isinstance(last, UpdateOp):
+            raise VerifyException(f"{self.name}: body must end with te.update")
+        if len(last.indices) != self.rank():
+            raise VerifyException(f"{self.name}: te.update needs {self.rank()} indices")
+        if last.value.type != self.element_type():
+            raise VerifyException(f"{self.name}: te.update value must be {self.element_type()}")
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """One element of a tensor."""
+
+    name = "te.load"
+    tensor = operand_def(TensorType[Attribute])
+    indices = var_operand_def(IndexType)
+    result = result_def()
+    traits = traits_def(Pure())
+    assembly_format = "$tensor `[` $indices `]` attr-dict `:` type($tensor) `->` type($result)"
+
+    def __init__(self, tensor: SSAValue, indices: list[SSAValue]):
+        assert isinstance(tensor.type, TensorType)
+        super().__init__(operands=[tensor, indices], result_types=[tensor.type.get_element_type()])
+
+    def verify_(self) -> None:
+        t = self.tensor.type
+        assert isinstance(t, TensorType)
+        if len(self.indices) != t.get_num_dims():
+            raise VerifyException(f"{self.name}: {len(self.indices)} indices for rank {t.get_num_dims()}")
+        if self.result.type != t.get_element_type():
+            raise VerifyException(f"{self.name}: result must be the element type {t.get_element_type()}")
+
+
+@irdl_op_definition
+class IndexOp(IRDLOperation):
+    """An integer read from data, as an index into a dim of size `extent`.
+
+    Out-of-range values are a run-time error reported with `site`; `wrap` makes
+    negative values count from the end, as Python indexing does."""
+
+    name = "te.index"
+    value = operand_def(IntegerType)
+    extent = operand_def(IndexType)
+    site = prop_def(IntegerAttr[I64])
+    wrap = opt_prop_def(UnitAttr)
+    result = result_def(IndexType)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$value `in` $extent attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue, extent: SSAValue, site: int, wrap: bool = False):
+        props: dict[str, Attribute] = {"site": IntegerAttr(site, 64)}
+        if wrap:
+            props["wrap"] = UnitAttr()
+        super().__init__(operands=[value, extent], result_types=[IndexType()], properties=props)
+
+
+@irdl_op_definition
+class WeightOp(IRDLOperation):
+    """A named constant tensor held beside the module (parameters, buffers)."""
+
+    name = "te.weight"
+    weight_name = prop_def(StringAttr)
+    result = result_def(TensorType[Attribute])
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$weight_name attr-dict `:` type($result)"
+
+    def __init__(self, name: str, result_type: TensorType):
+        super().__init__(properties={"weight_name": StringAttr(name)}, result_types=[result_type])
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """The element a te.compute / te.reduce body defines."""
+
+    name = "te.yield"
+    value = operand_def()
+    traits = traits_def(IsTerminator(), Pure())
+    assembly_format = "$value attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue):
+        super().__init__(operands=[value])
+
+
+@irdl_op_definition
+class UpdateOp(IRDLOperation):
+    """Where (`indices` into the base) and what a te.scatter body writes."""
+
+    name = "te.update"
+    indices = var_operand_def(IndexType)
+    value = operand_def()
+    traits = traits_def(IsTerminator(), Pure())
+    assembly_format = "` ` `[` $indices `]` `,` $value attr-dict `:` type($value)"
+
+    def __init__(self, indices: list[SSAValue], value: SSAValue):
+        super().__init__(operands=[indices, value])
+
+
+def _segments(*sizes: int) -> Attribute:
+    from xdsl.dialects.builtin import DenseArrayBase, i32
+
+    return DenseArrayBase.from_list(i32, list(sizes))
+
+
+TensorExpr = Dialect(
+    "te",
+    [ComputeOp, ReduceOp, ScatterOp, LoadOp, IndexOp, WeightOp, YieldOp, UpdateOp],
+    [],
+)

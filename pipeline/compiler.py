@@ -1,0 +1,268 @@
+"""`pipeline.compile`: capture once, lower stage by stage, call native code.
+
+The stage list is data (`STAGES`): each stage is a list of registered passes, so
+every pass can be dumped, rerun alone from the driver and tested by FileCheck.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import sympy
+import torch
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+from xdsl.passes import PassPipeline
+
+from codegen import LOOPS_TO_LLVM
+from codegen.jit import JitModule
+from codegen.llvm_ir import compile_llvm, host_target_machine
+from frontend.capture import Captured, capture
+from frontend.import_fx import import_graph
+from pipeline.registry import all_passes, context
+
+STAGES: list[tuple[str, list[str]]] = [
+    ("aten", ["canonicalize", "cse"]),
+    ("tensorexpr", ["lower-aten-to-tensorexpr", "canonicalize", "cse"]),
+    ("fused", ["fuse-elementwise", "cse"]),
+    ("loops", ["lower-tensorexpr-to-loops", "approximate-math", "canonicalize", "cse"]),
+    ("llvm", LOOPS_TO_LLVM),
+]
+"""(stage, passes that produce it from the previous stage); `fx` and `aten` come first."""
+
+STAGE_NAMES = ["fx", "aten", "tensorexpr", "fused", "loops", "llvm", "ll", "opt.ll", "asm"]
+
+
+class CallError(ValueError):
+    """A call's arguments do not fit the compiled signature."""
+
+
+@dataclass
+class _Arg:
+    name: str
+    dtype: torch.dtype
+    dims: tuple[int | str, ...]
+
+
+@dataclass
+class CompiledFunction:
+    """Native code for a captured forward + grad; call it like the function."""
+
+    name: str
+    args: list[_Arg]
+    symbols: list[tuple[str, int, int | None]]
+    outputs: list[tuple[torch.dtype, tuple[Callable[[dict[str, int]], int], ...]]]
+    weights: list[torch.Tensor]
+    sites: list[str]
+    jit: JitModule
+    stages: dict[str, str]
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._native = self.jit.function(self.name)
+
+    def ir(self, stage: str) -> str:
+        """The text of a stage: one of `STAGE_NAMES`."""
+        if stage == "asm" and "asm" not in self.stages:
+            self.stages["asm"] = self.jit.compiled.assembly
+        if stage not in self.stages:
+            raise KeyError(f"no stage '{stage}'; stages: {', '.join(STAGE_NAMES)}")
+        return self.stages[stage]
+
+    def export_library(self, directory: str | Path, *, target_cpu: str | None = None) -> Path:
+        """Write `<name>.so`, `<name>.h` and `<name>.json` (the manifest) into `directory`:
+        a standalone library that needs neither Python nor libtorch."""
+        from pipeline.export import export_library
+
+        return export_library(self, Path(directory), target_cpu=target_cpu)
+
+    def __call__(self, *args: Any) -> tuple[Any, ...]:
+        if len(args) != len(self.args):
+            raise CallError(f"{self.name} takes {len(self.args)} arguments "
+                            f"({', '.join(a.name for a in self.args)}), got {len(args)}")
+        tensors = [_as_tensor(a, spec.name) for a, spec in zip(args, self.args)]
+        sizes: dict[str, int] = {}
+        where: dict[str, str] = {}
+        for t, spec in zip(tensors, self.args):
+            _check(t, spec, sizes, where)
+        for name, lo, hi in self.symbols:
+            n = sizes[name]
+            if n < lo or (hi is not None and n > hi):
+                raise CallError(f"{where[name]} is {name} = {n}, outside the range "
+                                f"[{lo}, {hi if hi is not None else 'inf'}] it was compiled for")
+        outs = [torch.empty([d(sizes) for d in dims], dtype=dtype) for dtype, dims in self.outputs]
+        status = torch.zeros(1, dtype=torch.int32)
+        self._native(*[sizes[s[0]] for s in self.symbols],
+                     *[t.data_ptr() for t in tensors], *[w.data_ptr() for w in self.weights],
+                     *[o.data_ptr() for o in outs], status.data_ptr())
+        if status.item():
+            site = int(status.item())
+            raise IndexError(f"{self.name}: {self.sites[site - 1]}: an index is out of range")
+        if args and all(isinstance(a, np.ndarray) for a in args):
+            return tuple(o.numpy() for o in outs)
+        return tuple(outs)
+
+
+def _as_tensor(a: Any, name: str) -> torch.Tensor:
+    if isinstance(a, np.ndarray):
+        if not a.flags.c_contiguous:
+            raise CallError(f"argument '{name}' is not C-contiguous; pass np.ascontiguousarray(...)")
+        return torch.from_numpy(a)
+    if not isinstance(a, torch.Tensor):
+        raise CallError(f"argument '{name}' must be a torch.Tensor or numpy array, got {type(a).__name__}")
+    return a
+
+
+def _check(t: torch.Tensor, spec: _Arg, sizes: dict[str, int], where: dict[str, str]) -> None:
+    if t.device.type != "cpu":
+        raise CallError(f"argument '{spec.name}' is on {t.device}; expected cpu")
+    if t.dtype != spec.dtype:
+        raise CallError(f"argument '{spec.name}' has dtype {t.dtype}; expected {spec.dtype}")
+    if t.dim() != len(spec.dims):
+        raise CallError(f"argument '{spec.name}' has rank {t.dim()}; expected {len(spec.dims)} "
+                        f"(shape {_shape_text(spec.dims)})")
+    for k, d in enumerate(spec.dims):
+        n = t.shape[k]
+        if isinstance(d, int):
+            if n != d:
+                raise CallError(f"argument '{spec.name}' dim {k} is {n}; expected {d} "
+                                f"(shape {_shape_text(spec.dims)})")
+        elif d in sizes and sizes[d] != n:
+            raise CallError(f"argument '{spec.name}' dim {k} is {d} = {n}, but {where[d]} "
+                            f"gave {d} = {sizes[d]}")
+        else:
+            sizes[d], where[d] = n, f"argument '{spec.name}' dim {k}"
+    if not t.is_contiguous():
+        raise CallError(f"argument '{spec.name}' is not contiguous (strides {tuple(t.stride())}); "
+                        "pass .contiguous()")
+
+
+def _shape_text(dims: Sequence[int | str]) -> str:
+    return "(" + ", ".join(str(d) for d in dims) + ")"
+
+
+# --------------------------------------------------------------------------- compile
+
+
+def compile(
+    fn: Callable[..., Any],
+    example_args: Sequence[torch.Tensor] | Mapping[str, torch.Tensor],
+    dynamic_shapes: Any = None,
+    *,
+    dump_dir: str | Path | None = None,
+) -> CompiledFunction:
+    """Capture `fn` (forward + autograd.grad) once and compile it to native code."""
+    start = time.perf_counter()
+    captured = capture(fn, example_args, dynamic_shapes)
+    timings = {"capture_s": time.perf_counter() - start}
+    return compile_captured(captured, dump_dir=dump_dir, timings=timings)
+
+
+def compile_captured(
+    captured: Captured, *, dump_dir: str | Path | None = None, timings: dict[str, float] | None = None,
+) -> CompiledFunction:
+    timings = dict(timings or {})
+    dumps = _Dumps(dump_dir)
+    stages: dict[str, str] = {"fx": captured.graph.code}
+    dumps.write("fx.txt", stages["fx"])
+
+    start = time.perf_counter()
+    imported = import_graph(captured)
+    module = imported.module
+    stages["aten"] = str(module)
+    dumps.write("aten.mlir", stages["aten"])
+    timings["import_s"] = time.perf_counter() - start
+
+    ctx = context()
+    available = all_passes()
+    signature: tuple[list[str], list[str]] = ([], [])
+    for stage, passes in STAGES:
+        start = time.perf_counter()
+        pipeline = PassPipeline.parse_spec(available, ",".join(passes), dumps.callback)
+        pipeline.apply(ctx, module)
+        stages[stage] = str(module)
+        timings[f"{stage}_s"] = time.perf_counter() - start
+        if stage == "loops":
+            signature = _loop_signature(module)
+
+    start = time.perf_counter()
+    compiled = compile_llvm(module, target_machine=host_target_machine(jit=True))
+    stages["ll"], stages["opt.ll"] = compiled.ir_before, compiled.ir_after
+    dumps.write("module.ll", stages["ll"])
+    dumps.write("module.opt.ll", stages["opt.ll"])
+    if dumps.on:
+        dumps.write("module.s", compiled.assembly)
+    jit = JitModule(compiled)
+    timings["native_s"] = time.perf_counter() - start
+    timings["total_s"] = sum(timings.values())
+
+    weights, sites = signature
+    return CompiledFunction(
+        name=captured.name,
+        args=[_Arg(a.name, a.dtype, a.dims) for a in captured.args],
+        symbols=[(s.name, s.min, s.max) for s in captured.symbols],
+        outputs=_outputs(captured),
+        weights=[imported.weights[w].detach().contiguous() for w in weights],
+        sites=sites,
+        jit=jit,
+        stages=stages,
+        timings=timings,
+    )
+
+
+def _loop_signature(module: ModuleOp) -> tuple[list[str], list[str]]:
+    """(weight names in argument order, index-check site messages) of the loop level."""
+    fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
+    weights = [
+        d.data["loops.weight"].data  # type: ignore[union-attr]
+        for d in (fn.arg_attrs.data if fn.arg_attrs else ())
+        if "loops.weight" in d.data
+    ]
+    sites = fn.attributes.get("te.index_sites")
+    return weights, [a.data for a in sites.data] if isinstance(sites, ArrayAttr) else []
+
+
+def _outputs(captured: Captured) -> list[tuple[torch.dtype, tuple[Callable[[dict[str, int]], int], ...]]]:
+    out_node = next(n for n in captured.graph.graph.nodes if n.op == "output")
+    names = captured.sympy_names
+    result = []
+    for v in out_node.args[0]:
+        val = v.meta["val"]
+        dims = []
+        for d in val.shape:
+            if isinstance(d, int) or d.node.expr.is_number:
+                dims.append(lambda s, n=int(d): n)
+            else:
+                expr = d.node.expr.xreplace({k: sympy.Symbol(n) for k, n in names.items()})
+                f = sympy.lambdify(sorted(expr.free_symbols, key=str), expr, "math")
+                keys = [str(x) for x in sorted(expr.free_symbols, key=str)]
+                dims.append(lambda s, f=f, keys=keys: int(f(*(s[k] for k in keys))))
+        result.append((val.dtype, tuple(dims)))
+    return result
+
+
+class _Dumps:
+    """Numbered files, one per stage and per pass: 00-fx.txt, 01-aten.mlir, ..."""
+
+    def __init__(self, directory: str | Path | None):
+        self.dir = Path(directory) if directory else None
+        self.on = self.dir is not None
+        self.count = 0
+        if self.dir:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            for old in self.dir.glob("[0-9][0-9]-*"):
+                old.unlink()
+
+    def write(self, name: str, text: str) -> None:
+        if self.dir:
+            (self.dir / f"{self.count:02d}-{name}").write_text(text)
+            self.count += 1
+
+    def callback(self, previous: Any, module: ModuleOp, following: Any) -> None:
+        if self.dir and previous is not None:
+            self.write(f"{previous.name}.mlir", str(module))
