@@ -1,22 +1,40 @@
 """`pipeline`: a staged xDSL compiler for PyTorch functions that call autograd.grad.
 
-Library entry points, one per stage done so far:
+    compiled = pipeline.compile(fn, example_args, dynamic_shapes)   # native code
+    energy, forces = compiled(pos, edge_index)                      # any N and E
+    compiled.ir("loops")                                            # any stage's IR
+    compiled.export_library("out/")                                 # .so + .h, no Python
+
+and, stage by stage:
 
     captured = pipeline.capture(fn, example_args, dynamic_shapes)   # FX, symbolic
     imported = pipeline.to_aten(captured)                          # aten dialect
     outputs  = pipeline.run_reference(imported.module, args, imported.weights)
+
+Names are imported on first use, so `python -m pipeline opt` does not load torch.
 """
 
-from frontend.capture import Captured, CaptureError, capture
-from frontend.import_fx import Imported, UnsupportedOpError, import_graph as to_aten
-from frontend.reference import run_reference
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "Captured",
-    "CaptureError",
-    "Imported",
-    "UnsupportedOpError",
-    "capture",
-    "run_reference",
-    "to_aten",
-]
+_EXPORTS = {
+    "Captured": "frontend.capture",
+    "CaptureError": "frontend.capture",
+    "capture": "frontend.capture",
+    "Imported": "frontend.import_fx",
+    "UnsupportedOpError": "frontend.import_fx",
+    "to_aten": "frontend.import_fx",
+    "run_reference": "frontend.reference",
+    "compile": "pipeline.compiler",
+    "CompiledFunction": "pipeline.compiler",
+    "CallError": "pipeline.compiler",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
+    attr = "import_graph" if name == "to_aten" else name
+    return getattr(import_module(_EXPORTS[name]), attr)

@@ -15,11 +15,14 @@ import argparse
 import sys
 import time
 
-import torch
+DTYPES = ["f32", "f64"]
+STAGE_NAMES = ["fx", "aten", "tensorexpr", "fused", "loops", "llvm", "ll", "opt.ll", "asm"]
 
-from pipeline.compiler import STAGE_NAMES
 
-DTYPES = {"f32": torch.float32, "f64": torch.float64}
+def _dtype(name: str):
+    import torch
+
+    return {"f32": torch.float32, "f64": torch.float64}[name]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("model", help="a model file, e.g. examples/mlp.py")
         p.add_argument("--training", action="store_true", help="the training variant")
         p.add_argument("--atoms", type=int, default=None, help="atoms (traced, or run for `run`)")
-        p.add_argument("--dtype", choices=sorted(DTYPES), default="f32")
+        p.add_argument("--dtype", choices=DTYPES, default="f32")
         p.add_argument("-o", "--output", help="write the stage here instead of stdout")
     args = parser.parse_args(argv)
     return {"capture": _capture, "compile": _compile, "run": _run}[args.command](args)
@@ -62,11 +65,11 @@ def _capture(args: argparse.Namespace) -> int:
     from pipeline import CaptureError, UnsupportedOpError, capture, to_aten
     from pipeline.examples import load_example
 
-    example = load_example(args.model, training=args.training, dtype=DTYPES[args.dtype])
+    example = load_example(args.model, training=args.training, dtype=_dtype(args.dtype))
     n = args.atoms or example.default_atoms
     start = time.perf_counter()
     try:
-        captured = capture(example.fn, example.make_inputs(n, DTYPES[args.dtype], 0), example.dynamic_shapes)
+        captured = capture(example.fn, example.make_inputs(n, _dtype(args.dtype), 0), example.dynamic_shapes)
         text = captured.graph.code if args.emit == "fx" else str(to_aten(captured).module)
     except (CaptureError, UnsupportedOpError) as e:
         print(f"error: {e}", file=sys.stderr)
@@ -85,7 +88,7 @@ def _compile(args: argparse.Namespace) -> int:
     from pipeline.compiler import compile
     from pipeline.examples import load_example
 
-    dtype = DTYPES[args.dtype]
+    dtype = _dtype(args.dtype)
     example = load_example(args.model, training=args.training, dtype=dtype)
     n = args.atoms or example.default_atoms
     try:
@@ -98,7 +101,14 @@ def _compile(args: argparse.Namespace) -> int:
         if not args.output:
             print("error: --emit so needs -o DIR", file=sys.stderr)
             return 1
-        library = compiled.export_library(args.output, target_cpu=args.target_cpu)
+        from codegen.object_file import LinkError
+        from pipeline.export import ExportError
+
+        try:
+            library = compiled.export_library(args.output, target_cpu=args.target_cpu, name=example.name)
+        except (ExportError, LinkError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
         print(f"// {example.name}: wrote {library} and its header and manifest", file=sys.stderr)
         return 0
     text = compiled.ir(args.emit)
@@ -115,7 +125,7 @@ def _run(args: argparse.Namespace) -> int:
     from pipeline.compiler import compile
     from pipeline.examples import load_example
 
-    dtype = DTYPES[args.dtype]
+    dtype = _dtype(args.dtype)
     example = load_example(args.model, training=args.training, dtype=dtype)
     n = args.atoms or example.default_atoms
     traced = 23 if n != 23 else 29  # trace at another size than the one we run

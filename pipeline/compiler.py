@@ -6,6 +6,9 @@ every pass can be dumped, rerun alone from the driver and tested by FileCheck.
 
 from __future__ import annotations
 
+import ctypes
+import operator
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,18 +27,20 @@ from codegen.jit import JitModule
 from codegen.llvm_ir import compile_llvm, host_target_machine
 from frontend.capture import Captured, capture
 from frontend.import_fx import import_graph
+from frontend.reference import TORCH_DTYPES
 from pipeline.registry import all_passes, context
 
 STAGES: list[tuple[str, list[str]]] = [
     ("aten", ["canonicalize", "cse"]),
     ("tensorexpr", ["lower-aten-to-tensorexpr", "canonicalize", "cse"]),
     ("fused", ["fuse-elementwise", "cse"]),
-    ("loops", ["lower-tensorexpr-to-loops", "approximate-math", "canonicalize", "cse"]),
+    ("loops", ["lower-tensorexpr-to-loops", "approximate-math", "canonicalize", "cse", "plan-memory", "cse"]),
     ("llvm", LOOPS_TO_LLVM),
 ]
 """(stage, passes that produce it from the previous stage); `fx` and `aten` come first."""
 
 STAGE_NAMES = ["fx", "aten", "tensorexpr", "fused", "loops", "llvm", "ll", "opt.ll", "asm"]
+"""Every stage `CompiledFunction.ir` returns (the driver's --emit has the same list)."""
 
 
 class CallError(ValueError):
@@ -59,12 +64,33 @@ class CompiledFunction:
     outputs: list[tuple[torch.dtype, tuple[Callable[[dict[str, int]], int], ...]]]
     weights: list[torch.Tensor]
     sites: list[str]
+    arenas: list[torch.dtype]
     jit: JitModule
     stages: dict[str, str]
     timings: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._native = self.jit.function(self.name)
+        self._arena_sizes = self.jit.function(f"{self.name}_arena_sizes") if self.arenas else None
+        self._weight_ptrs = [w.data_ptr() for w in self.weights]
+        self._local = threading.local()  # arenas are per thread: calls may run concurrently
+
+    def workspace(self, symbols: Sequence[int]) -> list[torch.Tensor]:
+        """The arenas for these sizes, kept for the next call of the same sizes."""
+        key = tuple(symbols)
+        cached = getattr(self._local, "arenas", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        counts = torch.zeros(len(self.arenas), dtype=torch.int64)
+        assert self._arena_sizes is not None
+        self._arena_sizes(*key, counts.data_ptr())
+        arenas = [torch.empty(max(int(n), 1), dtype=d) for n, d in zip(counts.tolist(), self.arenas)]
+        self._local.arenas = (key, arenas)
+        return arenas
+
+    def workspace_bytes(self, symbols: Sequence[int]) -> int:
+        """Bytes of temporaries one call needs at these sizes (the planned peak)."""
+        return sum(a.numel() * a.element_size() for a in self.workspace(symbols)) if self.arenas else 0
 
     def ir(self, stage: str) -> str:
         """The text of a stage: one of `STAGE_NAMES`."""
@@ -74,12 +100,14 @@ class CompiledFunction:
             raise KeyError(f"no stage '{stage}'; stages: {', '.join(STAGE_NAMES)}")
         return self.stages[stage]
 
-    def export_library(self, directory: str | Path, *, target_cpu: str | None = None) -> Path:
+    def export_library(self, directory: str | Path, *, target_cpu: str | None = None,
+                       name: str | None = None) -> Path:
         """Write `<name>.so`, `<name>.h` and `<name>.json` (the manifest) into `directory`:
-        a standalone library that needs neither Python nor libtorch."""
+        a standalone library that needs neither Python nor libtorch. `name` (default:
+        the function's) prefixes every symbol, so several models link into one program."""
         from pipeline.export import export_library
 
-        return export_library(self, Path(directory), target_cpu=target_cpu)
+        return export_library(self, Path(directory), target_cpu=target_cpu, name=name)
 
     def __call__(self, *args: Any) -> tuple[Any, ...]:
         if len(args) != len(self.args):
@@ -96,13 +124,13 @@ class CompiledFunction:
                 raise CallError(f"{where[name]} is {name} = {n}, outside the range "
                                 f"[{lo}, {hi if hi is not None else 'inf'}] it was compiled for")
         outs = [torch.empty([d(sizes) for d in dims], dtype=dtype) for dtype, dims in self.outputs]
-        status = torch.zeros(1, dtype=torch.int32)
-        self._native(*[sizes[s[0]] for s in self.symbols],
-                     *[t.data_ptr() for t in tensors], *[w.data_ptr() for w in self.weights],
-                     *[o.data_ptr() for o in outs], status.data_ptr())
-        if status.item():
-            site = int(status.item())
-            raise IndexError(f"{self.name}: {self.sites[site - 1]}: an index is out of range")
+        status = ctypes.c_int32(0)
+        symbols = [sizes[s[0]] for s in self.symbols]
+        arenas = self.workspace(symbols) if self.arenas else []
+        self._native(*symbols, *[t.data_ptr() for t in tensors], *self._weight_ptrs,
+                     *[o.data_ptr() for o in outs], ctypes.addressof(status), *[a.data_ptr() for a in arenas])
+        if status.value:
+            raise IndexError(f"{self.name}: {self.sites[status.value - 1]}: an index is out of range")
         if args and all(isinstance(a, np.ndarray) for a in args):
             return tuple(o.numpy() for o in outs)
         return tuple(outs)
@@ -180,7 +208,7 @@ def compile_captured(
 
     ctx = context()
     available = all_passes()
-    signature: tuple[list[str], list[str]] = ([], [])
+    signature: tuple[list[str], list[str], list[torch.dtype]] = ([], [], [])
     for stage, passes in STAGES:
         start = time.perf_counter()
         pipeline = PassPipeline.parse_spec(available, ",".join(passes), dumps.callback)
@@ -201,7 +229,7 @@ def compile_captured(
     timings["native_s"] = time.perf_counter() - start
     timings["total_s"] = sum(timings.values())
 
-    weights, sites = signature
+    weights, sites, arenas = signature
     return CompiledFunction(
         name=captured.name,
         args=[_Arg(a.name, a.dtype, a.dims) for a in captured.args],
@@ -209,22 +237,25 @@ def compile_captured(
         outputs=_outputs(captured),
         weights=[imported.weights[w].detach().contiguous() for w in weights],
         sites=sites,
+        arenas=arenas,
         jit=jit,
         stages=stages,
         timings=timings,
     )
 
 
-def _loop_signature(module: ModuleOp) -> tuple[list[str], list[str]]:
-    """(weight names in argument order, index-check site messages) of the loop level."""
+def _loop_signature(module: ModuleOp) -> tuple[list[str], list[str], list[torch.dtype]]:
+    """(weight names in argument order, index-check site messages, arena dtypes)
+    of the loop-level function."""
     fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
-    weights = [
-        d.data["loops.weight"].data  # type: ignore[union-attr]
-        for d in (fn.arg_attrs.data if fn.arg_attrs else ())
-        if "loops.weight" in d.data
+    attrs = fn.arg_attrs.data if fn.arg_attrs else ()
+    weights = [d.data["loops.weight"].data for d in attrs if "loops.weight" in d.data]  # type: ignore[union-attr]
+    arenas = [
+        TORCH_DTYPES[a.type.get_element_type()]  # type: ignore[union-attr]
+        for a, d in zip(fn.body.block.args, attrs) if "loops.arena" in d.data
     ]
     sites = fn.attributes.get("te.index_sites")
-    return weights, [a.data for a in sites.data] if isinstance(sites, ArrayAttr) else []
+    return weights, [a.data for a in sites.data] if isinstance(sites, ArrayAttr) else [], arenas
 
 
 def _outputs(captured: Captured) -> list[tuple[torch.dtype, tuple[Callable[[dict[str, int]], int], ...]]]:
@@ -237,6 +268,8 @@ def _outputs(captured: Captured) -> list[tuple[torch.dtype, tuple[Callable[[dict
         for d in val.shape:
             if isinstance(d, int) or d.node.expr.is_number:
                 dims.append(lambda s, n=int(d): n)
+            elif d.node.expr in names:
+                dims.append(operator.itemgetter(names[d.node.expr]))
             else:
                 expr = d.node.expr.xreplace({k: sympy.Symbol(n) for k, n in names.items()})
                 f = sympy.lambdify(sorted(expr.free_symbols, key=str), expr, "math")

@@ -29,9 +29,16 @@ def _approximate_math() -> type[ModulePass]:
     return ApproximateMathPass
 
 
+def _plan_memory() -> type[ModulePass]:
+    from transforms.plan_memory import PlanMemoryPass
+
+    return PlanMemoryPass
+
+
 TRANSFORM_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-aten-to-tensorexpr": _lower_aten,
     "lower-tensorexpr-to-loops": _lower_te,
     "fuse-elementwise": _fuse_elementwise,
     "approximate-math": _approximate_math,
+    "plan-memory": _plan_memory,
 }

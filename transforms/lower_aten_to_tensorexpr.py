@@ -983,7 +983,8 @@ class _FunctionLowering:
         src = self.dims(op.input)
 
         def body(b: Builder, idx: list[SSAValue]) -> SSAValue:
-            k = self.to_index(b, self.load(b, op.index, idx), src[d], f"{op.overload()} along dim {d}", op.index, wrap=True)
+            # torch rejects negative indices here (as in scatter_add and index_add): no wrap
+            k = self.to_index(b, self.load(b, op.index, idx), src[d], f"{op.overload()} along dim {d}", op.index)
             return self.load(b, op.input, idx[:d] + [k] + idx[d + 1:])
 
         return self.compute(t, self.dims(op.index), body)
@@ -1051,7 +1052,7 @@ class _FunctionLowering:
         src = self.dims(op.input)
 
         def body(b: Builder, idx: list[SSAValue]) -> tuple[list[SSAValue], SSAValue]:
-            k = self.to_index(b, self.load(b, op.index, idx), src[d], f"{op.overload()} along dim {d}", op.index, wrap=True)
+            k = self.to_index(b, self.load(b, op.index, idx), src[d], f"{op.overload()} along dim {d}", op.index)
             return idx[:d] + [k] + idx[d + 1:], self.load(b, op.src, idx)
 
         return self.scatter("add", op.input, self.dims(op.index), body)
@@ -1064,7 +1065,7 @@ class _FunctionLowering:
 
         def body(b: Builder, idx: list[SSAValue]) -> tuple[list[SSAValue], SSAValue]:
             raw = self.load(b, op.index, [idx[d]] if aten.shape_of(op.index) else [])
-            k = self.to_index(b, raw, src[d], f"{op.overload()} along dim {d}", op.index, wrap=True)
+            k = self.to_index(b, raw, src[d], f"{op.overload()} along dim {d}", op.index)
             v = cast(b, self.load(b, op.source, idx), et)
             if alpha is not None:
                 v = b.insert((arith.MulfOp if is_float(et) else arith.MuliOp)(v, cast(b, alpha, et))).results[0]

@@ -298,6 +298,10 @@ class _FunctionLowering:
         buf = self.allocate(op.result, extents)
         kind = op.kind.data
         et = op.element_type()
+        inner = _accumulating_dims(op, extents, red)
+        if inner:
+            self.lower_reduce_accumulating(op, buf, extents, red, inner)
+            return
 
         def body(b: Builder, ivs: list[SSAValue]) -> None:
             init = _identity(b, kind, et)
@@ -305,12 +309,35 @@ class _FunctionLowering:
             def step(bb: Builder, rivs: list[SSAValue], acc: SSAValue) -> SSAValue:
                 term, mapping = self.body(bb, op.body.block, ivs + rivs)
                 assert isinstance(term, te.YieldOp)
-                return _combine(bb, kind, acc, mapping.get(term.value, term.value))
+                return _combine(bb, kind, acc, mapping.get(term.value, term.value), reassociate=True)
 
             result = self.reduce_nest(b, red, init, step)
             b.insert(memref.StoreOp.get(result, buf.memref, [self.linear(b, ivs, extents)]))
 
         self.nest(self.b, extents, body)
+
+    def lower_reduce_accumulating(
+        self, op: te.ReduceOp, buf: _Buffer, extents: list[SSAValue], red: list[SSAValue], inner: list[int],
+    ) -> None:
+        """Loops (dynamic output dims, reduction dims, static output dims): the
+        innermost loop runs along contiguous output elements and vectorizes, as the
+        i-k-j order of a matmul does; partial results accumulate in the buffer."""
+        kind, et = op.kind.data, op.element_type()
+        outer = [d for d in range(len(extents)) if d not in inner]
+        self.nest(self.b, extents, lambda b, ivs: b.insert(
+            memref.StoreOp.get(_identity(b, kind, et), buf.memref, [self.linear(b, ivs, extents)])))
+
+        def body(b: Builder, ivs: list[SSAValue]) -> None:
+            out: list[SSAValue] = [self.zero] * len(extents)
+            for d, iv in zip(outer + inner, ivs[:len(outer)] + ivs[len(outer) + len(red):]):
+                out[d] = iv
+            term, mapping = self.body(b, op.body.block, out + ivs[len(outer):len(outer) + len(red)])
+            assert isinstance(term, te.YieldOp)
+            at = self.linear(b, out, extents)
+            old = b.insert(memref.LoadOp.get(buf.memref, [at])).res
+            b.insert(memref.StoreOp.get(_combine(b, kind, old, mapping.get(term.value, term.value)), buf.memref, [at]))
+
+        self.nest(self.b, [extents[d] for d in outer] + red + [extents[d] for d in inner], body)
 
     def lower_scatter(self, op: te.ScatterOp) -> None:
         base = self.buffers[op.base]
@@ -331,6 +358,32 @@ class _FunctionLowering:
         self.nest(self.b, self.extents(op), body)
 
 
+def _static(v: SSAValue) -> int | None:
+    if isinstance(v.owner, arith.ConstantOp) and isinstance(v.owner.value, IntegerAttr):
+        return v.owner.value.value.data
+    return None
+
+
+def _accumulating_dims(op: te.ReduceOp, extents: list[SSAValue], red: list[SSAValue]) -> list[int]:
+    """The output dims to put inside the reduction loops (the schedule of `x @ B`
+    and of column sums): the static dims, when the last one is long enough to
+    vectorize, the reduction is not a short static one (a norm over xyz), and the
+    loads run contiguously along the last output dim at least as often as along a
+    reduction dim (`x @ W.T` reads both operands along k: it stays a dot product)."""
+    if not extents or (_static(extents[-1]) or 0) < 8:
+        return []
+    if all(_static(r) is not None and _static(r) < 8 for r in red):  # type: ignore[operator]
+        return []
+    args = op.body.block.args
+    last_out, reduction = args[len(extents) - 1], set(args[len(extents):])
+    lasts = [o.indices[-1] for o in op.body.block.walk() if isinstance(o, te.LoadOp) and o.indices]
+    along_out = sum(1 for v in lasts if v is last_out)
+    along_red = sum(1 for v in lasts if v in reduction)
+    if along_out == 0 or along_out < along_red:
+        return []
+    return [d for d, e in enumerate(extents) if _static(e) is not None]
+
+
 def _identity(b: Builder, kind: str, t: Attribute) -> SSAValue:
     from transforms.lower_aten_to_tensorexpr import is_float
 
@@ -342,10 +395,15 @@ def _identity(b: Builder, kind: str, t: Attribute) -> SSAValue:
     return const(b, -big if kind == "max" else big, t) if is_float(t) else const(b, -big - 1 if kind == "max" else big, t)
 
 
-def _combine(b: Builder, kind: str, acc: SSAValue, x: SSAValue) -> SSAValue:
+def _combine(b: Builder, kind: str, acc: SSAValue, x: SSAValue, *, reassociate: bool = False) -> SSAValue:
+    """acc (+, *, max, min) x; `reassociate` lets LLVM vectorize a float sum
+    (it changes the order of additions, within rounding)."""
     from transforms.lower_aten_to_tensorexpr import is_float
 
     f = is_float(acc.type)
+    if f and reassociate and kind in ("add", "mul"):
+        flags = arith.FastMathFlagsAttr([arith.FastMathFlag.REASSOC, arith.FastMathFlag.ALLOW_CONTRACT])
+        return b.insert((arith.AddfOp if kind == "add" else arith.MulfOp)(acc, x, flags)).result
     op = {
         "add": arith.AddfOp if f else arith.AddiOp,
         "mul": arith.MulfOp if f else arith.MuliOp,

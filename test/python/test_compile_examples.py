@@ -66,3 +66,10 @@ def test_every_stage_is_visible(tmp_path) -> None:
     assert any(n.endswith("-lower-tensorexpr-to-loops.mlir") for n in names)
     assert names[-3].endswith("module.ll") and names[-2].endswith("module.opt.ll")
     assert names[-1].endswith("module.s")
+
+
+def test_driver_knows_every_stage() -> None:
+    import pipeline.__main__ as driver
+    import pipeline.compiler as compiler
+
+    assert driver.STAGE_NAMES == compiler.STAGE_NAMES

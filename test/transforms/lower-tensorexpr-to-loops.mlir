@@ -81,7 +81,7 @@ func.func @f(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]
 // CHECK-NEXT:       [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_5]], [[IV_4]] : index
 // CHECK-NEXT:       [[LOAD_3:%[0-9]+]] = memref.load %w_layers_0_weight{{\[}}[[ADDI_4]]] : memref<?xf32>
 // CHECK-NEXT:       %p = arith.mulf [[LOAD_2]], [[LOAD_3]] : f32
-// CHECK-NEXT:       [[ADDF:%[0-9]+]] = arith.addf [[ACC]], %p : f32
+// CHECK-NEXT:       [[ADDF:%[0-9]+]] = arith.addf [[ACC]], %p fastmath<reassoc,contract> : f32
 // CHECK-NEXT:       scf.yield [[ADDF]] : f32
 // CHECK-NEXT:     }
 // CHECK-NEXT:     [[MULI_6:%[0-9]+]] = arith.muli [[IV_3]], %c16 : index
@@ -186,7 +186,7 @@ func.func @g(%N: index, %i: tensor<?xi64> {te.dims = ["N"]}) -> (tensor<f32>, te
 // CHECK-NEXT:   [[CST_2:%[0-9]+]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:   [[FOR_2:%[0-9]+]] = scf.for [[IV_3:%[0-9]+]] = [[C0]] to %c16 step [[C1]] iter_args([[ACC_2:%[0-9]+]] = [[CST_2]]) -> (f32) {
 // CHECK-NEXT:     [[LOAD_2:%[0-9]+]] = memref.load %w_b{{\[}}[[IV_3]]] : memref<?xf32>
-// CHECK-NEXT:     [[MULF:%[0-9]+]] = arith.mulf [[ACC_2]], [[LOAD_2]] : f32
+// CHECK-NEXT:     [[MULF:%[0-9]+]] = arith.mulf [[ACC_2]], [[LOAD_2]] fastmath<reassoc,contract> : f32
 // CHECK-NEXT:     scf.yield [[MULF]] : f32
 // CHECK-NEXT:   }
 // CHECK-NEXT:   memref.store [[FOR_2]], %out1{{\[}}[[IV_2]]] : memref<?xf32>

@@ -1,0 +1,729 @@
+"""Export a `CompiledFunction` as a standalone library: `<name>.so`, `<name>.h`, `<name>.json`.
+
+    library = export_library(compiled, Path("build"), name="lennard_jones", target_cpu="x86-64-v3")
+
+The library needs only libc and libm: no Python, no libtorch, the weights inside.
+It is two objects linked by the system C compiler:
+
+- the kernel, from the very LLVM IR the JIT runs, through `codegen.llvm_ir.compile_llvm`
+  and llvmlite's object emission, as position-independent code: for the host, the JIT's
+  O3 output `opt.ll` (only codegen is redone); for a named CPU, `ll` optimized for it.
+  The one change is its symbol: `<name>_kernel`, hidden, so two models can share a
+  program;
+- the ABI layer, a generated C file: it checks the sizes against the captured ranges,
+  the pointers against NULL and the element counts against overflow, writes messages that
+  name the argument, holds the weights as `static const` arrays, and calls the kernel with
+  a status variable of its own (so the library has no mutable global state: reentrant).
+
+The wrapper is C, not LLVM IR, because it is checks and messages: C says that legibly,
+and gcc compiles it against the header it includes, so header and library cannot drift.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import llvmlite.binding as llvm
+import sympy
+import torch
+
+from codegen.llvm_ir import compile_llvm, host_target_machine
+from codegen.object_file import LinkError, c_compiler, link_shared_library
+
+if TYPE_CHECKING:
+    from pipeline.compiler import CompiledFunction
+
+
+class ExportError(Exception):
+    """The compiled function cannot be exported as a C library."""
+
+
+STATUS_CODES: dict[str, tuple[int, str]] = {
+    "PIPELINE_OK": (0, "success"),
+    "PIPELINE_ERROR_NULL": (1, "a pointer argument is NULL (allowed only for an empty tensor)"),
+    "PIPELINE_ERROR_SIZE": (2, "the sizes break the captured relations (a symbol's range), or overflow"),
+    "PIPELINE_ERROR_INDEX": (3, "an index tensor holds an out-of-range index"),
+    "PIPELINE_ERROR_MEMORY": (4, "the workspace for these sizes cannot be allocated"),
+}
+"""Return codes of every exported function, the same for every library."""
+
+_C_TYPES: dict[torch.dtype, tuple[str, int]] = {
+    torch.float32: ("float", 4),
+    torch.float64: ("double", 8),
+    torch.int64: ("int64_t", 8),
+    torch.int32: ("int32_t", 4),
+    torch.int16: ("int16_t", 2),
+    torch.int8: ("int8_t", 1),
+    torch.uint8: ("uint8_t", 1),
+    torch.bool: ("uint8_t", 1),  # one byte, 0 or 1, as torch stores it
+}
+
+_C_KEYWORDS = set(
+    "auto bool break case char const continue default do double else enum extern false float for goto "
+    "if inline int long register restrict return short signed sizeof static struct switch true typedef "
+    "union unsigned void volatile while class namespace new delete template this operator private "
+    "public protected virtual".split()
+)
+
+
+@dataclass(frozen=True)
+class _Size:
+    name: str
+    min: int
+    max: int | None
+    where: list[tuple[str, int]]  # (argument, dim) where the symbol is a dim
+
+    def where_text(self) -> str:
+        return ", ".join(f"{a} dim {d}" for a, d in self.where)
+
+
+@dataclass(frozen=True)
+class _Tensor:
+    name: str  # the C parameter name
+    dtype: torch.dtype
+    dims: tuple[int | sympy.Expr, ...]
+
+    @property
+    def ctype(self) -> str:
+        return _C_TYPES[self.dtype][0]
+
+    @property
+    def itemsize(self) -> int:
+        return _C_TYPES[self.dtype][1]
+
+    def shape_text(self) -> str:
+        return "(" + ", ".join(str(d) for d in self.dims) + ("," if len(self.dims) == 1 else "") + ")"
+
+
+@dataclass(frozen=True)
+class _Signature:
+    """What the ABI layer needs to know, in C terms."""
+
+    lib: str
+    function: str
+    sizes: list[_Size]
+    inputs: list[_Tensor]
+    outputs: list[_Tensor]
+    weights: list[tuple[str, torch.Tensor]]
+    sites: list[str]
+    arenas: list[torch.dtype]  # the kernel's workspace: one buffer per element type
+
+    @property
+    def kernel(self) -> str:
+        return f"{self.lib}_kernel"
+
+    @property
+    def arena_sizes(self) -> str:
+        return f"{self.lib}_kernel_arena_sizes"
+
+    @property
+    def output_dims(self) -> int:
+        return sum(len(t.dims) for t in self.outputs)
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def export_library(
+    compiled: CompiledFunction,
+    directory: str | Path,
+    *,
+    target_cpu: str | None = None,
+    name: str | None = None,
+) -> Path:
+    """Write `<name>.so`, `<name>.h` and `<name>.json` into `directory`; return the .so path.
+
+    `name` (default: the function's name) prefixes every symbol (`<name>_run`), so
+    libraries of several models can be linked into one program. `target_cpu` is an LLVM
+    CPU name (`x86-64-v3`, `skylake-avx512`, ...); the default is the host CPU with all
+    its features, so the library runs only on CPUs that have them.
+    """
+    lib = name or compiled.name
+    sig = _signature(compiled, lib)
+    if target_cpu is not None:
+        _check_cpu(target_cpu)
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    header = directory / f"{lib}.h"
+    library = directory / f"{lib}.so"
+    cpu = target_cpu or llvm.get_host_cpu_name()
+    features = "" if target_cpu else llvm.get_host_cpu_features().flatten()
+    header.write_text(header_text(sig, cpu))
+    with tempfile.TemporaryDirectory(prefix=f"{lib}-") as tmp:
+        kernel_o = Path(tmp) / "kernel.o"
+        kernel_o.write_bytes(kernel_object(compiled, lib, target_cpu))
+        wrapper_c = Path(tmp) / f"{lib}_abi.c"
+        wrapper_c.write_text(wrapper_source(sig))
+        wrapper_o = Path(tmp) / "abi.o"
+        _compile_c(wrapper_c, wrapper_o, include=directory)
+        link_shared_library(
+            [kernel_o, wrapper_o], library,
+            extra_flags=["-Wl,-z,defs", f"-Wl,-soname,{lib}.so", "-Wl,--exclude-libs,ALL"],
+        )
+    manifest = manifest_data(sig, cpu, features, _object_passes(cpu, target_cpu is None))
+    (directory / f"{lib}.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    return library
+
+
+def _object_passes(cpu: str, host: bool) -> list[str]:
+    if host:
+        start = ["opt.ll (the JIT's O3 output for this CPU)"]
+    else:
+        start = ["ll", f"O3 for {cpu} (loop + SLP vectorization)"]
+    return [*start, f"llvmlite object emission for {cpu}, PIC", "cc -shared with the ABI layer, -lm"]
+
+
+def kernel_object(compiled: CompiledFunction, lib: str, target_cpu: str | None = None) -> bytes:
+    """The kernel's object code, PIC, its functions renamed `<lib>_kernel...` and hidden
+    (`energy_forces` -> `<lib>_kernel`, `energy_forces_arena_sizes` -> `<lib>_kernel_arena_sizes`).
+
+    For the host: `opt.ll`, the IR the JIT runs, already O3 for this CPU (so only codegen
+    is repeated). For another CPU: `ll`, optimized at O3 for that CPU.
+    """
+    tm = host_target_machine(reloc="pic", codemodel="default", cpu=target_cpu)
+    if target_cpu is None:
+        optimized = compile_llvm(compiled.ir("opt.ll"), speed_level=0, target_machine=tm)
+    else:
+        optimized = compile_llvm(compiled.ir("ll"), target_machine=tm)
+    for fn in optimized.ref.functions:
+        if not fn.is_declaration:
+            rest = fn.name.removeprefix(compiled.name)
+            fn.name = f"{lib}_kernel{rest}" if rest != fn.name else f"{lib}_kernel_{fn.name}"
+            fn.visibility = "hidden"
+    return tm.emit_object(optimized.ref)
+
+
+def _check_cpu(cpu: str) -> None:
+    """LLVM aborts the process on some unknown CPU names, so try the name in a child first."""
+    probe = (
+        "import llvmlite.binding as l\n"
+        "l.initialize_native_target(); l.initialize_native_asmprinter()\n"
+        "tm = l.Target.from_triple(l.get_process_triple()).create_target_machine(cpu=CPU, reloc='pic')\n"
+        "tm.emit_object(l.parse_assembly('define void @f() {\\n ret void\\n}'))\n"
+    ).replace("CPU", repr(cpu))
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    if result.returncode != 0 or "not a recognized processor" in result.stderr:
+        raise ExportError(f"LLVM does not know the CPU '{cpu}' for {llvm.get_process_triple()} "
+                          "(for example x86-64-v3, skylake-avx512, znver4; omit it for this host)")
+
+
+def _compile_c(source: Path, output: Path, *, include: Path) -> None:
+    cmd = [*c_compiler().split(), "-std=c11", "-O2", "-fPIC", "-fvisibility=hidden",
+           "-Wall", "-Wextra", "-Werror", "-I", str(include), "-c", str(source), "-o", str(output)]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise LinkError(f"{' '.join(cmd)} failed ({result.returncode}):\n{result.stderr}")
+
+
+# --------------------------------------------------------------------------- signature
+
+
+def _signature(compiled: CompiledFunction, lib: str) -> _Signature:
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", lib) or lib in _C_KEYWORDS:
+        raise ExportError(f"library name '{lib}' is not a C identifier")
+    symbols = [s[0] for s in compiled.symbols]
+    for s in symbols:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", s):
+            raise ExportError(f"size symbol '{s}' is not an ASCII identifier")
+    where: dict[str, list[tuple[str, int]]] = {s: [] for s in symbols}
+    for a in compiled.args:
+        for k, d in enumerate(a.dims):
+            if isinstance(d, str):
+                where[d].append((a.name, k))
+    sizes = [_Size(n, max(0, lo), hi, where[n]) for n, lo, hi in compiled.symbols]
+
+    taken = {"sizes", "message", "message_size", "status", *symbols}
+    inputs = []
+    for a in compiled.args:
+        _c_type(a.dtype, f"argument '{a.name}'")
+        dims = tuple(_symbol(d) if isinstance(d, str) else d for d in a.dims)
+        inputs.append(_Tensor(_c_name(a.name, taken), a.dtype, dims))
+    outputs = []
+    for k, (dtype, dims) in enumerate(zip((o[0] for o in compiled.outputs), _output_dims(compiled))):
+        _c_type(dtype, f"output {k}")
+        outputs.append(_Tensor(_c_name(f"out{k}", taken), dtype, dims))
+    for w in compiled.weights:
+        _c_type(w.dtype, "a weight")
+    arenas = list(getattr(compiled, "arenas", []))
+    for dtype in arenas:
+        _c_type(dtype, "a workspace arena")
+    weight_names = _check_kernel(compiled, len(sizes), len(inputs), len(compiled.weights), len(outputs),
+                                 len(arenas))
+    return _Signature(lib, compiled.name, sizes, inputs, outputs,
+                      list(zip(weight_names, compiled.weights)), list(compiled.sites), arenas)
+
+
+def _symbol(name: str) -> sympy.Symbol:
+    return sympy.Symbol(name, integer=True, nonnegative=True)
+
+
+def _c_type(dtype: torch.dtype, what: str) -> str:
+    if dtype not in _C_TYPES:
+        raise ExportError(f"{what} has dtype {dtype}, which has no C type here "
+                          f"(supported: {', '.join(str(d) for d in _C_TYPES)})")
+    return _C_TYPES[dtype][0]
+
+
+def _c_name(name: str, taken: set[str]) -> str:
+    """A C parameter name for a Python argument name (keywords and clashes get a `_`)."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise ExportError(f"argument name '{name}' is not an ASCII identifier")
+    while name in _C_KEYWORDS or name in taken:
+        name += "_"
+    taken.add(name)
+    return name
+
+
+def _loop_function(compiled: CompiledFunction) -> Any:
+    from xdsl.dialects import func
+    from xdsl.parser import Parser
+
+    from pipeline.registry import context
+
+    module = Parser(context(), compiled.ir("loops")).parse_module()
+    return next(op for op in module.ops if isinstance(op, func.FuncOp))
+
+
+def _output_dims(compiled: CompiledFunction) -> list[tuple[int | sympy.Expr, ...]]:
+    """The symbolic output shapes (`te.dims` of the loop level's output arguments)."""
+    from xdsl.dialects.builtin import IntegerAttr, StringAttr
+
+    fn = _loop_function(compiled)
+    names = {s[0]: _symbol(s[0]) for s in compiled.symbols}
+    found: dict[int, tuple[int | sympy.Expr, ...]] = {}
+    for attrs in fn.arg_attrs.data if fn.arg_attrs else ():
+        if "loops.output" not in attrs.data:
+            continue
+        dims: list[int | sympy.Expr] = []
+        for d in attrs.data["te.dims"].data:
+            if isinstance(d, IntegerAttr):
+                dims.append(d.value.data)
+            elif isinstance(d, StringAttr):
+                # parse_expr with local symbols: plain sympify reads "N" as sympy.N, "E" as e
+                dims.append(sympy.parse_expr(d.data, local_dict=names))
+        found[attrs.data["loops.output"].value.data] = tuple(dims)
+    if sorted(found) != list(range(len(compiled.outputs))):
+        raise ExportError(f"the loop level of {compiled.name} has outputs {sorted(found)}, "
+                          f"expected {len(compiled.outputs)}")
+    return [found[k] for k in range(len(compiled.outputs))]
+
+
+def _check_kernel(compiled: CompiledFunction, sizes: int, inputs: int, weights: int, outputs: int,
+                  arenas: int) -> list[str]:
+    """Check the kernel's LLVM signature (sizes, inputs, weights, outputs, status, arenas;
+    and `@<name>_arena_sizes(sizes, counts)` if it has arenas) and return the weights'
+    names, read off its arguments (`w_<name>`)."""
+    module = llvm.parse_assembly(compiled.ir("ll"))
+    expected = {compiled.name: ["i64"] * sizes + ["ptr"] * (inputs + weights + outputs + 1 + arenas)}
+    if arenas:
+        expected[f"{compiled.name}_arena_sizes"] = ["i64"] * sizes + ["ptr"]
+    for name, want in expected.items():
+        fn = next((f for f in module.functions if f.name == name and not f.is_declaration), None)
+        types = [str(a.type) for a in fn.arguments] if fn else None
+        if types != want:
+            raise ExportError(f"@{name} takes ({', '.join(types or ['not defined'])}); the ABI layer "
+                              f"expects ({', '.join(want)}): sizes, inputs, weights, outputs, status, arenas")
+    args = list(module.get_function(compiled.name).arguments)
+    return [a.name.removeprefix("w_") or f"weight{k}" for k, a in enumerate(args[sizes + inputs:][:weights])]
+
+
+# --------------------------------------------------------------------------- the header
+
+
+def _comment(text: str) -> str:
+    return text.replace("*/", "* /")
+
+
+def _range(s: _Size) -> str:
+    return f"[{s.min}, {s.max if s.max is not None else 'inf'}]"
+
+
+def _output_shapes_prototype(sig: _Signature) -> str:
+    return (f"int {sig.lib}_output_shapes(const int64_t *sizes, int64_t *shapes, "
+            "char *message, size_t message_size)")
+
+
+def _run_prototype(sig: _Signature, *, multiline: bool = False) -> str:
+    params = ["const int64_t *sizes"]
+    params += [f"const {t.ctype} *{t.name}" for t in sig.inputs]
+    params += [f"{t.ctype} *{t.name}" for t in sig.outputs]
+    params += ["char *message", "size_t message_size"]
+    head = f"int {sig.lib}_run("
+    return head + (",\n" + " " * len(head) if multiline else ", ").join(params) + ")"
+
+
+def header_text(sig: _Signature, cpu: str) -> str:
+    """The C header: sizes, element types, status codes and the two functions."""
+    lib, guard = sig.lib, f"{sig.lib.upper()}_H"
+    args = ", ".join(t.name for t in sig.inputs)
+    lines = [
+        f"/* {lib}.h: the C ABI of {lib}.so, generated by pipeline {_version()}.",
+        " *",
+        f" * {_comment(sig.function)}({args}): forward and grad, compiled for {cpu},",
+        " * with its weights inside.",
+        " * The library needs only libc and libm. It keeps no mutable global state: calls on",
+        " * different buffers may run at once from several threads. Tensors are C-contiguous",
+        " * (row-major); outputs are allocated by the caller and must not overlap the inputs.",
+        " * A call allocates the kernel's workspace for its sizes (malloc) and frees it on return.",
+        " *",
+        " * Every function returns a status (PIPELINE_OK, or a PIPELINE_ERROR_* code) and, when",
+        " * `message` is not NULL, writes a NUL-terminated explanation into it (at most",
+        ' * message_size bytes; "" on success).',
+        " */",
+        f"#ifndef {guard}",
+        f"#define {guard}",
+        "",
+        "#include <stddef.h>",
+        "#include <stdint.h>",
+        "",
+        "#ifdef __cplusplus",
+        'extern "C" {',
+        "#endif",
+        "",
+        "#ifndef PIPELINE_STATUS_DEFINED",
+        "#define PIPELINE_STATUS_DEFINED",
+        "/* Status codes, the same for every library that pipeline exports. */",
+        "enum pipeline_status {",
+    ]
+    for k, (code, (value, what)) in enumerate(STATUS_CODES.items()):
+        comma = "," if k + 1 < len(STATUS_CODES) else ""
+        lines.append(f"  {code} = {value}{comma}  /* {what} */")
+    lines += ["};", "#endif", "", "/* Size symbols: their order in `sizes`, their ranges, where they come from. */",
+              f"#define {lib}_num_sizes {len(sig.sizes)}"]
+    for k, s in enumerate(sig.sizes):
+        lines.append(f"#define {lib}_size_{s.name} {k}  /* {s.name} in {_range(s)}: {s.where_text()} */")
+    lines += [
+        f"#define {lib}_num_inputs {len(sig.inputs)}",
+        f"#define {lib}_num_outputs {len(sig.outputs)}",
+        f"#define {lib}_num_output_dims {sig.output_dims}  /* int64_t values {lib}_output_shapes writes */",
+        "",
+        "/* Element types of the tensor arguments. */",
+    ]
+    for t in sig.inputs + sig.outputs:
+        lines.append(f"typedef {t.ctype} {lib}_{t.name}_t;  /* {t.name}: {_comment(t.shape_text())} */")
+    slots = []
+    for t in sig.outputs:
+        for k, d in enumerate(t.dims):
+            slots.append(f"shapes[{len(slots)}] = {t.name} dim {k} ({_comment(str(d))})")
+    lines += [
+        "",
+        "/* The output shapes for the given sizes: every output's dims, in order, into",
+        f" * shapes[0 .. {lib}_num_output_dims): " + ("; ".join(slots) if slots else "(every output is 0-d)") + ".",
+        " */",
+        _output_shapes_prototype(sig) + ";",
+        "",
+        "/* Run forward and grad. sizes[k] is the size symbol k above; the tensors are",
+    ]
+    for t in sig.inputs:
+        lines.append(f" *   {t.name}: const {t.ctype}, shape {_comment(t.shape_text())}")
+    for t in sig.outputs:
+        lines.append(f" *   {t.name}: {t.ctype}, shape {_comment(t.shape_text())} (written)")
+    lines += [
+        " * A pointer may be NULL only when its tensor has no elements.",
+        " */",
+        _run_prototype(sig, multiline=True) + ";",
+        "",
+        "#ifdef __cplusplus",
+        "}",
+        "#endif",
+        "",
+        f"#endif /* {guard} */",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- the ABI layer
+
+
+def _c_string(text: str) -> str:
+    out = []
+    for byte in text.encode():
+        ch = chr(byte)
+        if ch in '"\\' or not 32 <= byte < 127:
+            out.append(f"\\{byte:03o}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _c_literal(value: float | int | bool, dtype: torch.dtype) -> str:
+    if dtype in (torch.float32, torch.float64):
+        suffix = "f" if dtype == torch.float32 else ""
+        v = float(value)
+        if v != v:
+            return "NAN"
+        if v in (float("inf"), float("-inf")):
+            return ("-" if v < 0 else "") + "INFINITY"
+        return v.hex() + suffix  # exact: every float32 is a double
+    v = int(value)
+    if dtype == torch.int64 and v == -(2**63):
+        return "INT64_MIN"
+    return f"INT64_C({v})" if dtype == torch.int64 else str(v)
+
+
+def _weight_array(sig: _Signature, k: int) -> str:
+    name, w = sig.weights[k]
+    values = w.detach().contiguous().reshape(-1).tolist() or [0]
+    ctype = _C_TYPES[w.dtype][0]
+    rows = [", ".join(_c_literal(v, w.dtype) for v in values[i:i + 6]) for i in range(0, len(values), 6)]
+    body = ",\n  ".join(rows)
+    return (f"/* {_comment(name)}: {w.dtype}, shape {tuple(w.shape)} */\n"
+            f"static const {ctype} weight{k}[{len(values)}] __attribute__((aligned(64))) = {{\n  {body}\n}};")
+
+
+def _c_dim(d: int | sympy.Expr, sig: _Signature) -> str:
+    """A dim as C: a constant, or its sympy expression over `sizes[k]`."""
+    if isinstance(d, int):
+        return f"INT64_C({d})"
+    index = {s.name: k for k, s in enumerate(sig.sizes)}
+    local = d.xreplace({sym: sympy.Symbol(f"sizes[{index[str(sym)]}]") for sym in d.free_symbols})
+    return f"(int64_t)({sympy.ccode(local)})"
+
+
+def _wrap(items: list[str], indent: str) -> str:
+    return textwrap.fill(", ".join(items), width=100, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False)
+
+
+def _workspace_functions(sig: _Signature) -> list[str]:
+    """C helpers that allocate and free the kernel's arenas: per call, so no state is shared."""
+    n = len(sig.arenas)
+    sizes = ", ".join(f"sizes[{k}]" for k in range(len(sig.sizes)))
+    return [
+        "static void release(void **arena, int n) {",
+        "  for (int k = 0; k < n; k++) free(arena[k]);",
+        "}",
+        "",
+        "/* The kernel's workspace for these sizes: one 64-byte aligned buffer per arena. */",
+        "static int workspace(const char *fn, const int64_t *sizes, void **arena, char *message,",
+        "                     size_t message_size) {",
+        f"  int64_t count[{n}];",
+        f"  {sig.arena_sizes}({sizes}, count);",
+        f"  for (int k = 0; k < {n}; k++) {{",
+        "    int64_t bytes;",
+        "    int bad = count[k] < 0 || __builtin_mul_overflow(count[k], (int64_t)arena_itemsize[k], &bytes) ||",
+        "              bytes > INT64_MAX - 64;",
+        "    arena[k] = bad ? NULL : aligned_alloc(64, (size_t)((bytes + 64) / 64 * 64));",
+        "    if (arena[k] == NULL) {",
+        "      release(arena, k);",
+        "      return report(message, message_size, PIPELINE_ERROR_MEMORY,",
+        "                    \"%s: cannot allocate the workspace (arena %d: %\" PRId64 \" elements of %zu bytes)\",",
+        "                    fn, k, count[k], arena_itemsize[k]);",
+        "    }",
+        "  }",
+        "  return PIPELINE_OK;",
+        "}",
+        "",
+    ]
+
+
+def wrapper_source(sig: _Signature) -> str:
+    """The C source of the ABI layer: checks, messages, weights, the kernel call."""
+    lib, n_in, n_out = sig.lib, len(sig.inputs), len(sig.outputs)
+    tensors = sig.inputs + sig.outputs
+    n_arenas = len(sig.arenas)
+    kernel_params = (["int64_t"] * len(sig.sizes) + ["const void *"] * (n_in + len(sig.weights))
+                     + ["void *"] * n_out + ["int32_t *"] + ["void *"] * n_arenas)
+    out: list[str] = [
+        f"/* {lib}_abi.c: the public functions of {lib}.so around its kernel; generated by pipeline. */",
+        "#include <inttypes.h>",
+        "#include <math.h>",
+        "#include <stdarg.h>",
+        "#include <stdio.h>",
+        "#include <stdlib.h>",
+        "",
+        f'#include "{lib}.h"',
+        "",
+        "#define API __attribute__((visibility(\"default\")))",
+        "",
+        f"/* @{sig.function} of the JIT's LLVM IR, renamed and hidden. */",
+        f"__attribute__((visibility(\"hidden\"))) void {sig.kernel}(",
+        "    " + _wrap(kernel_params, "    ") + ");",
+    ]
+    if n_arenas:
+        out += [
+            "/* Its workspace: the elements of each arena (one per element type) for the sizes. */",
+            f"__attribute__((visibility(\"hidden\"))) void {sig.arena_sizes}"
+            f"({', '.join(['int64_t'] * len(sig.sizes) + ['int64_t *'])});",
+            f"static const size_t arena_itemsize[{n_arenas}] = "
+            f"{{{', '.join(str(_C_TYPES[d][1]) for d in sig.arenas)}}};",
+        ]
+    out += [
+        "",
+        f"/* Weights, in the kernel's argument order ({sum(w.numel() for _, w in sig.weights)} elements). */",
+    ]
+    out += [_weight_array(sig, k) for k in range(len(sig.weights))]
+    out += ["", "/* Index-check sites, by the status number the kernel writes (1-based). */",
+            f"static const char *const sites[{max(1, len(sig.sites))}] = {{"]
+    out += [f"  {_c_string(s)}," for s in sig.sites] or ['  "",']
+    out += ["};", "", "static const char *const names[] = {"]
+    out += [f'  "{t.name}",' for t in tensors]
+    out += ["};", "", f"static const size_t itemsize[] = {{{', '.join(str(t.itemsize) for t in tensors)}}};", ""]
+    out += [
+        "__attribute__((format(printf, 4, 5)))",
+        "static int report(char *message, size_t message_size, int code, const char *format, ...) {",
+        "  if (message != NULL && message_size > 0) {",
+        "    va_list args;",
+        "    va_start(args, format);",
+        "    vsnprintf(message, message_size, format, args);",
+        "    va_end(args);",
+        "  }",
+        "  return code;",
+        "}",
+        "",
+        "static int success(char *message, size_t message_size) {",
+        "  if (message != NULL && message_size > 0) message[0] = '\\0';",
+        "  return PIPELINE_OK;",
+        "}",
+        "",
+        "/* Elements of a tensor with these dims; -1 if its size in bytes overflows int64_t. */",
+        "static int64_t elements(const int64_t *dims, int rank, size_t size) {",
+        "  int64_t n = 1, bytes;",
+        "  for (int d = 0; d < rank; d++)",
+        "    if (dims[d] < 0 || __builtin_mul_overflow(n, dims[d], &n)) return -1;",
+        "  return __builtin_mul_overflow(n, (int64_t)size, &bytes) ? -1 : n;",
+        "}",
+        "",
+        "/* Check the sizes; fill the dims of the outputs and every tensor's element count. */",
+        "static int prepare(const char *fn, const int64_t *sizes, int64_t *shapes, int64_t *count,",
+        "                   char *message, size_t message_size) {",
+        "  if (sizes == NULL)",
+        "    return report(message, message_size, PIPELINE_ERROR_NULL, \"%s: argument 'sizes' is NULL\", fn);",
+    ]
+    for k, s in enumerate(sig.sizes):
+        test = f"sizes[{k}] < {s.min}" + (f" || sizes[{k}] > {s.max}" if s.max is not None else "")
+        where = ", ".join(f"argument '{a}' dim {d}" for a, d in s.where)
+        msg = (f"%s: size {s.name} = %\" PRId64 \" ({where}) is outside the range {_range(s)} "
+               "it was compiled for")
+        out += [f"  if ({test})",
+                f"    return report(message, message_size, PIPELINE_ERROR_SIZE, \"{msg}\", fn, sizes[{k}]);"]
+    offset = 0
+    for j, t in enumerate(tensors):
+        dims = [_c_dim(d, sig) for d in t.dims]
+        if j >= n_in:  # an output: its dims go to shapes[]
+            for k, d in enumerate(dims):
+                out.append(f"  shapes[{offset + k}] = {d};")
+            dims_ref = f"shapes + {offset}"
+            offset += len(dims)
+        else:
+            dims_ref = f"(const int64_t[]){{{', '.join(dims)}}}" if dims else "NULL"
+        out.append(f"  count[{j}] = elements({dims_ref}, {len(dims)}, itemsize[{j}]);")
+    out += [
+        f"  for (int j = 0; j < {len(tensors)}; j++)",
+        "    if (count[j] < 0)",
+        "      return report(message, message_size, PIPELINE_ERROR_SIZE,",
+        "                    \"%s: argument '%s' would be too large (a dim is negative, or its size \"",
+        "                    \"in bytes overflows int64)\", fn, names[j]);",
+        "  return PIPELINE_OK;",
+        "}",
+        "",
+        *(_workspace_functions(sig) if n_arenas else []),
+        f"API {_output_shapes_prototype(sig)} {{",
+        f"  int64_t own[{max(1, sig.output_dims)}], count[{len(tensors)}];",
+        f"  int code = prepare(\"{lib}_output_shapes\", sizes, own, count, message, message_size);",
+        "  if (code != PIPELINE_OK) return code;",
+        "  if (shapes == NULL)",
+        "    return report(message, message_size, PIPELINE_ERROR_NULL,",
+        f"                  \"{lib}_output_shapes: argument 'shapes' is NULL\");",
+        f"  for (int k = 0; k < {sig.output_dims}; k++) shapes[k] = own[k];",
+        "  return success(message, message_size);",
+        "}",
+        "",
+        f"API {_run_prototype(sig, multiline=True)} {{",
+        f"  const char *fn = \"{lib}_run\";",
+        f"  int64_t shapes[{max(1, sig.output_dims)}], count[{len(tensors)}];",
+        "  int code = prepare(fn, sizes, shapes, count, message, message_size);",
+        "  if (code != PIPELINE_OK) return code;",
+        f"  const void *const pointers[] = {{{', '.join(t.name for t in tensors)}}};",
+        f"  for (int j = 0; j < {len(tensors)}; j++)",
+        "    if (pointers[j] == NULL && count[j] > 0)",
+        "      return report(message, message_size, PIPELINE_ERROR_NULL, \"%s: argument '%s' is NULL\", fn, names[j]);",
+        "  int32_t status = 0;",
+    ]
+    call = ([f"sizes[{k}]" for k in range(len(sig.sizes))] + [t.name for t in sig.inputs]
+            + [f"weight{k}" for k in range(len(sig.weights))] + [t.name for t in sig.outputs] + ["&status"]
+            + [f"arena[{k}]" for k in range(n_arenas)])
+    if n_arenas:
+        out += [
+            f"  void *arena[{n_arenas}];",
+            "  code = workspace(fn, sizes, arena, message, message_size);",
+            "  if (code != PIPELINE_OK) return code;",
+        ]
+    out += [f"  {sig.kernel}(" + _wrap(call, "      ") + ");"]
+    if n_arenas:
+        out += [f"  release(arena, {n_arenas});"]
+    out += [
+        "  if (status != 0) {",
+        f"    const char *site = status >= 1 && status <= {len(sig.sites)} ? sites[status - 1] : \"an index\";",
+        "    return report(message, message_size, PIPELINE_ERROR_INDEX, \"%s: %s: an index is out of range\", fn, site);",
+        "  }",
+        "  return success(message, message_size);",
+        "}",
+        "",
+    ]
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- the manifest
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("pipeline")
+    except Exception:  # not installed: a source checkout
+        import tomllib
+
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        try:
+            return str(tomllib.loads(pyproject.read_text())["project"]["version"])
+        except Exception:
+            return "unknown"
+
+
+def _dim_json(d: int | sympy.Expr) -> int | str:
+    return d if isinstance(d, int) else str(d)
+
+
+def manifest_data(sig: _Signature, cpu: str, features: str, object_passes: list[str]) -> dict[str, Any]:
+    """The JSON manifest: the signature in data form, the target, the compiler and its passes."""
+    from pipeline.compiler import STAGES
+
+    lib = sig.lib
+    return {
+        "name": lib,
+        "function": sig.function,
+        "library": f"{lib}.so",
+        "header": f"{lib}.h",
+        "abi": {"output_shapes": _output_shapes_prototype(sig), "run": _run_prototype(sig)},
+        "status_codes": {code: value for code, (value, _) in STATUS_CODES.items()},
+        "sizes": [{"name": s.name, "index": k, "min": s.min, "max": s.max,
+                   "dims": [{"argument": a, "dim": d} for a, d in s.where]}
+                  for k, s in enumerate(sig.sizes)],
+        "inputs": [{"name": t.name, "dtype": str(t.dtype).removeprefix("torch."), "c_type": t.ctype,
+                    "dims": [_dim_json(d) for d in t.dims]} for t in sig.inputs],
+        "outputs": [{"name": t.name, "dtype": str(t.dtype).removeprefix("torch."), "c_type": t.ctype,
+                     "dims": [_dim_json(d) for d in t.dims]} for t in sig.outputs],
+        "weights": [{"name": n, "dtype": str(w.dtype).removeprefix("torch."), "shape": list(w.shape)}
+                    for n, w in sig.weights],
+        "index_sites": sig.sites,
+        "target": {"triple": llvm.get_process_triple(), "cpu": cpu, "features": features},
+        "compiler": {"name": "pipeline", "version": _version(),
+                     "llvm": ".".join(str(v) for v in llvm.llvm_version_info)},
+        "passes": [*({"stage": stage, "passes": list(passes)} for stage, passes in STAGES),
+                   {"stage": "object", "passes": object_passes}],
+    }
+
+
+__all__ = ["ExportError", "STATUS_CODES", "export_library", "header_text", "kernel_object",
+           "manifest_data", "wrapper_source"]
