@@ -5,8 +5,10 @@
     compiled.ir_before, compiled.ir_after, compiled.assembly
 
 Translation is xDSL's `xdsl.backend.llvm.convert.convert_module`, extended by
-`codegen.llvm_ext` with the casts it lacks (fptosi / fptoui / uitofp). Ops it cannot
-translate are reported up front with the pass that should have removed them.
+`codegen.llvm_ext` with the casts it lacks (fptosi / fptoui / uitofp), then given what
+it drops: each llvm.func's linkage (it exports everything, private helpers included)
+and argument names. Ops it cannot translate are reported up front with the pass that
+should have removed them.
 Optimization is LLVM's new pass manager at O3 (loop + SLP vectorization) with a target
 machine for the host CPU (name and features from llvmlite), so AVX-512 hosts get
 `<16 x float>` loops.
