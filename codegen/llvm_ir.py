@@ -140,12 +140,17 @@ def _apply_function_properties(module: builtin.ModuleOp, ir_module: ir.Module) -
 
 
 def optimize(ref: llvm.ModuleRef, target_machine: llvm.TargetMachine, speed_level: int = 3) -> None:
-    """Run LLVM's default O<speed_level> pipeline (loop + SLP vectorization) in place."""
+    """Run LLVM's default O<speed_level> pipeline (loop + SLP vectorization) in place.
+
+    Loop unrolling is off: on the many short static loops of a fused model it grew
+    SchNet's IR from 0.5 to 5 MB and O3 + codegen from 2 s to 20 s, while the
+    vectorizer's interleaving keeps the instruction-level parallelism."""
     if speed_level == 0:
         return
     pto = llvm.create_pipeline_tuning_options(speed_level=speed_level)
     pto.loop_vectorization = True
     pto.slp_vectorization = True
+    pto.loop_unrolling = False
     pb = llvm.create_pass_builder(target_machine, pto)
     pb.getModulePassManager().run(ref, pb)
 
