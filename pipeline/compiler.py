@@ -258,6 +258,17 @@ def _loop_signature(module: ModuleOp) -> tuple[list[str], list[str], list[torch.
     return weights, [a.data for a in sites.data] if isinstance(sites, ArrayAttr) else [], arenas
 
 
+_SIZE_FUNCTIONS = {
+    "FloorDiv": lambda a, b: a // b,
+    "CeilDiv": lambda a, b: -(-a // b),
+    "Mod": lambda a, b: a % b,
+    "PythonMod": lambda a, b: a % b,
+    "Max": max,
+    "Min": min,
+}
+"""torch's sympy functions in output sizes, as Python integer arithmetic."""
+
+
 def _outputs(captured: Captured) -> list[tuple[torch.dtype, tuple[Callable[[dict[str, int]], int], ...]]]:
     out_node = next(n for n in captured.graph.graph.nodes if n.op == "output")
     names = captured.sympy_names
@@ -272,7 +283,7 @@ def _outputs(captured: Captured) -> list[tuple[torch.dtype, tuple[Callable[[dict
                 dims.append(operator.itemgetter(names[d.node.expr]))
             else:
                 expr = d.node.expr.xreplace({k: sympy.Symbol(n) for k, n in names.items()})
-                f = sympy.lambdify(sorted(expr.free_symbols, key=str), expr, "math")
+                f = sympy.lambdify(sorted(expr.free_symbols, key=str), expr, [_SIZE_FUNCTIONS, "math"])
                 keys = [str(x) for x in sorted(expr.free_symbols, key=str)]
                 dims.append(lambda s, f=f, keys=keys: int(f(*(s[k] for k in keys))))
         result.append((val.dtype, tuple(dims)))

@@ -549,6 +549,13 @@ class _FunctionLowering:
 
         return self.compute(t, self.broadcast_extents(t, [op.condition, op.input, op.other]), body)
 
+    def lower_Isnan(self, op: aten.AtenOp) -> SSAValue:
+        src = aten.elem_of(op.input)  # type: ignore[attr-defined]
+        if not is_float(src):
+            return self.compute(op.results[0].type, self.dims(op.input), lambda b, idx: const(b, 0, i1))  # type: ignore[attr-defined]
+        return self.elementwise(op, [op.input], lambda b, a, _: b.insert(  # type: ignore[attr-defined]
+            arith.CmpfOp(a[0], a[0], "uno")).result, compute_type=src)
+
     def lower_LogicalNot(self, op: aten.AtenOp) -> SSAValue:
         return self.elementwise(op, [op.input], lambda b, a, _: _not(b, [cast(b, a[0], i1)], i1), compute_type=i1)
 

@@ -341,8 +341,15 @@ class _FunctionLowering:
 
     def lower_scatter(self, op: te.ScatterOp) -> None:
         base = self.buffers[op.base]
-        buf = self.allocate(op.result, base.extents)
-        self.copy(base, buf.memref)
+        in_place = (
+            isinstance(op.base.owner, (te.ComputeOp, te.ReduceOp, te.ScatterOp))
+            and len(list(op.base.uses)) == 1 and op.result not in self.destination
+        )
+        if in_place:  # nobody else reads the base: update its buffer instead of a copy
+            buf = self.buffers[op.result] = base
+        else:
+            buf = self.allocate(op.result, base.extents)
+            self.copy(base, buf.memref)
         kind = op.kind.data
 
         def body(b: Builder, ivs: list[SSAValue]) -> None:

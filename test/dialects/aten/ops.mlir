@@ -29,6 +29,8 @@ func.func @elementwise(%x: tensor<?x3xf32>, %y: tensor<3xf32>, %i: tensor<2x?xi6
   // CHECK-NEXT: %bn = aten.bitwise_not %i : tensor<2x?xi64> -> tensor<2x?xi64>
   %ln = aten.logical_not %b : tensor<?x3xi1> -> tensor<?x3xi1>
   // CHECK-NEXT: %ln = aten.logical_not %b : tensor<?x3xi1> -> tensor<?x3xi1>
+  %isnan = aten.isnan %x : tensor<?x3xf32> -> tensor<?x3xi1>
+  // CHECK-NEXT: %isnan = aten.isnan %x : tensor<?x3xf32> -> tensor<?x3xi1>
   %al = aten.alias %x : tensor<?x3xf32> -> tensor<?x3xf32>
   // CHECK-NEXT: %al = aten.alias %x : tensor<?x3xf32> -> tensor<?x3xf32>
   %cl = aten.clone %x : tensor<?x3xf32> -> tensor<?x3xf32>

@@ -1,0 +1,611 @@
+"""Every op of the aten inventory, compiled to native code, against eager torch.
+
+One tiny function per case (variants of one op share a function, as several outputs),
+captured with symbolic sizes, compiled once per dtype and called at sizes it was never
+traced at (size 1 included): its forward values, and, for the differentiable ops,
+`loss = sum(y * y)` with its `torch.autograd.grad` (so the op's backward, which make_fx
+traces into other aten ops, is compiled too). f32 and f64, fresh seeded draws per call,
+integer index tensors in range (negative where torch allows them).
+
+`test_inventory_is_covered` checks that the cases name every op of `ATEN_OPS`, and each
+case checks that the ops it names really are in its captured graph. Also: ops no captured
+graph holds (from IR text), no torch op at call time, out-of-range indices.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import torch
+import torch.nn.functional as F
+from conftest import DTYPES, assert_close
+from torch.export import Dim
+from torch.utils._python_dispatch import TorchDispatchMode
+
+import frontend.capture
+from dialects.aten import ATEN_OPS
+from frontend.import_fx import UnsupportedOpError
+from pipeline.compiler import CompiledFunction, compile
+
+aten = torch.ops.aten
+Tensor = torch.Tensor
+
+TRACE = 5
+"""The size of every symbol at trace time (E traces at TRACE + 3)."""
+SIZES = (1, 2, 7, 33)
+"""Call sizes of N (none traced); E = N + 3."""
+SIZES_M = (4, 5, 7, 33)
+"""Call sizes of M: torch guards slices of a dynamic dim (`x[1:-1]` requires M - 2 != 1),
+so M is declared >= 4."""
+
+DIMS = {"N": Dim("N"), "E": Dim("E"), "M": Dim("M", min=4)}
+
+
+def _sizes(n: int) -> dict[str, int]:
+    return {"N": n, "E": n + 3, "M": n}
+
+
+INT = {torch.float32: torch.int32, torch.float64: torch.int64}
+"""The integer dtype that integer cases use under each float dtype parameter."""
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument: shape (ints, or the symbols "N", "E", "M") and how to draw it.
+
+    kinds: normal, positive (0.5..2), unit (-0.9..0.9), intf (integers -3..3 as floats,
+    so that comparisons see ties), int (int64 in [lo, hi)), intd (the case's integer
+    dtype, -8..8), bool, perm (a permutation of range(shape[0]), half of it negative:
+    unique indices that wrap).
+    """
+
+    shape: tuple[int | str, ...]
+    kind: str = "normal"
+    lo: int | str = 0
+    hi: int | str = 0
+
+    def dims(self) -> dict[int, Dim] | None:
+        dims = {k: DIMS[s] for k, s in enumerate(self.shape) if isinstance(s, str)}
+        return dims or None
+
+    def draw(self, g: torch.Generator, sizes: dict[str, int], dtype: torch.dtype) -> Tensor:
+        shape = [sizes[s] if isinstance(s, str) else s for s in self.shape]
+        kind = self.kind
+        if kind == "normal":
+            return torch.randn(shape, generator=g, dtype=dtype)
+        if kind in ("positive", "unit"):
+            lo, hi = (0.5, 2.0) if kind == "positive" else (-0.9, 0.9)
+            return lo + (hi - lo) * torch.rand(shape, generator=g, dtype=dtype)
+        if kind == "intf":
+            return torch.randint(-3, 4, shape, generator=g).to(dtype)
+        if kind == "int":
+            return torch.randint(_bound(self.lo, sizes), _bound(self.hi, sizes), shape, generator=g)
+        if kind == "intd":
+            return torch.randint(-8, 9, shape, generator=g, dtype=INT[dtype])
+        if kind == "bool":
+            return torch.randint(0, 2, shape, generator=g).bool()
+        if kind == "perm":
+            p = torch.randperm(shape[0], generator=g)
+            return torch.where(torch.arange(shape[0]) % 2 == 1, p - shape[0], p)
+        raise ValueError(kind)
+
+
+def _bound(v: int | str, sizes: dict[str, int]) -> int:
+    if isinstance(v, int):
+        return v
+    return -sizes[v[1:]] if v.startswith("-") else sizes[v]
+
+
+def X(*shape: int | str, kind: str = "normal") -> Arg:
+    return Arg(tuple(shape), kind)
+
+
+def I(*shape: int | str, lo: int | str = 0, hi: int | str) -> Arg:  # noqa: E743
+    return Arg(tuple(shape), "int", lo, hi)
+
+
+# --------------------------------------------------------------------------- cases
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    fn: Callable[..., Tensor | tuple[Tensor, ...]]
+    args: tuple[Arg, ...]
+    ops: tuple[str, ...]
+    """Overloads the captured graph must contain (the ops under test)."""
+    grad: tuple[int, ...] = (0,)
+    """Arguments the loss is differentiated by; () tests the forward only."""
+    sizes: tuple[int, ...] = SIZES
+    keep: tuple[Any, ...] = ()
+    """Overload packets whose core decomposition is disabled while capturing, so that
+    the op itself (rather than what torch rewrites it to) reaches the compiler."""
+    marks: tuple[Any, ...] = ()
+
+    def param(self) -> Any:
+        return pytest.param(self, id=self.id, marks=self.marks)
+
+
+def C(id: str, fn: Callable[..., Tensor], args: Sequence[Arg], ops: str | Sequence[str], **kw: Any) -> Case:
+    return Case(id, fn, tuple(args), (ops,) if isinstance(ops, str) else tuple(ops), **kw)
+
+
+NX = X("N", 3)
+PX = X("N", 3, kind="positive")
+INF = float("inf")
+
+
+def _other(dtype: torch.dtype) -> torch.dtype:
+    return torch.float64 if dtype == torch.float32 else torch.float32
+
+
+_W = torch.randn(3, 4, generator=torch.Generator().manual_seed(7), dtype=torch.float64)
+_C = [1.0, -2.0, 0.5]
+
+
+UNARY = [
+    C("neg", lambda x: -x, [NX], "neg"),
+    C("abs", torch.abs, [NX], "abs"),
+    C("sign", torch.sign, [X("N", 3, kind="intf")], "sign"),
+    C("relu", torch.relu, [NX], "relu"),
+    C("reciprocal", torch.reciprocal, [PX], "reciprocal"),
+    C("sqrt", torch.sqrt, [PX], "sqrt"),
+    C("rsqrt", torch.rsqrt, [PX], "rsqrt"),
+    C("exp", torch.exp, [NX], "exp"),
+    C("expm1", torch.expm1, [NX], "expm1"),
+    C("log", torch.log, [PX], "log"),
+    C("log1p", torch.log1p, [PX], "log1p"),
+    C("sin", torch.sin, [NX], "sin"),
+    C("cos", torch.cos, [NX], "cos"),
+    C("tanh", torch.tanh, [NX], "tanh"),
+    C("sigmoid", torch.sigmoid, [NX], "sigmoid"),
+    C("erf", torch.erf, [NX], "erf"),
+    C("unary-int", lambda i: (-i, torch.abs(i), torch.sign(i), torch.relu(i), ~i, torch.logical_not(i)),
+      [X("N", 3, kind="intd")], ["neg", "abs", "sign", "relu", "bitwise_not", "logical_not"], grad=()),
+    C("unary-bool", lambda b, x: (~b, torch.logical_not(b), torch.logical_not(x)),
+      [X("N", 3, kind="bool"), X("N", 3, kind="intf")], ["bitwise_not", "logical_not"], grad=()),
+]
+
+COPIES = [
+    C("alias", aten.alias, [NX], "alias"),
+    C("clone", lambda x: x.clone(), [NX], "clone"),
+    C("lift_fresh_copy", lambda x: x * torch.tensor(_C, dtype=x.dtype), [NX], ["lift_fresh_copy", "weight"]),
+    C("_to_copy", lambda x, i: ((x.to(_other(x.dtype)) * 1.5).to(x.dtype), i.to(x.dtype) * x),
+      [NX, X("N", 3, kind="intd")], "_to_copy"),
+    C("_to_copy-int-bool", lambda x: ((x * 3).to(torch.int32), (x > 0).to(x.dtype), (x > 0.5).to(torch.int64)),
+      [NX], "_to_copy", grad=()),
+    C("weight", lambda x: x @ _W.to(x.dtype), [NX], ["weight", "mm"]),
+]
+
+_INT2 = [X("N", 3, kind="intd"), X(3, kind="intd")]
+_BOOL2 = [X("N", 3, kind="bool"), X(3, kind="bool")]
+
+BINARY = [
+    C("add.Tensor", lambda x, y, z: (x + y, torch.add(x, z, alpha=2.5)), [NX, X(3), X("N", 1)], "add.Tensor", grad=(0, 1, 2)),
+    C("add.Tensor-scalar", lambda x: x + 2.0, [NX], ["add.Tensor", "scalar_tensor"]),
+    C("sub.Tensor", lambda x, y: (x - y, torch.sub(x, y, alpha=0.5)), [NX, X("N", 1)], "sub.Tensor", grad=(0, 1)),
+    C("mul.Tensor", lambda x, y: x * y, [NX, X("N", 1)], "mul.Tensor", grad=(0, 1)),
+    C("div.Tensor", lambda x, y: x / y, [NX, PX], "div.Tensor", grad=(0, 1)),
+    C("maximum", torch.maximum, [NX, X(3)], "maximum", grad=(0, 1)),
+    C("minimum", torch.minimum, [NX, X("N", 1)], "minimum", grad=(0, 1)),
+    C("atan2", torch.atan2, [NX, NX], "atan2", grad=(0, 1)),
+    C("binary-int", lambda i, j, k: (torch.add(i, j, alpha=3), i - j, i * j, i / k, torch.maximum(i, j), torch.minimum(i, j)),
+      [*_INT2, I("N", 3, lo=1, hi=6)], ["add.Tensor", "sub.Tensor", "mul.Tensor", "div.Tensor", "maximum", "minimum"], grad=()),
+    C("bitwise-int", lambda i, j: (i & j, i | j), _INT2, ["bitwise_and.Tensor", "bitwise_or.Tensor"], grad=()),
+    C("bitwise-bool", lambda a, b: (a & b, a | b, a + b), _BOOL2, ["bitwise_and.Tensor", "bitwise_or.Tensor", "add.Tensor"], grad=()),
+    C("logical", lambda x, y, b: (torch.logical_and(x, y), torch.logical_or(x, b), torch.logical_and(b, y)),
+      [X("N", 3, kind="intf"), X(3, kind="intf"), X("N", 3, kind="bool")], ["logical_and", "logical_or"], grad=()),
+    # scalar operands
+    C("mul.Scalar", lambda x: aten.mul.Scalar(x, 2.5), [NX], "mul.Scalar"),
+    C("div.Scalar", lambda x: aten.div.Scalar(x, 4.0), [NX], "div.Scalar"),
+    C("add.Scalar", lambda x: (aten.add.Scalar(x, 2.0, alpha=3), aten.add.Scalar(x, 0.5, alpha=1.5)), [NX], "add.Scalar"),
+    C("sub.Scalar", lambda x: aten.sub.Scalar(x, 1.5, alpha=2), [NX], "sub.Scalar"),
+    C("scalar-int", lambda i: (aten.add.Scalar(i, 2, alpha=3), aten.sub.Scalar(i, 1), aten.mul.Scalar(i, 3), i**2,
+                               aten.pow.Tensor_Scalar(i, 0), torch.clamp(i, -1, 2)),
+      [X("N", 3, kind="intd")], ["add.Scalar", "sub.Scalar", "mul.Scalar", "pow.Tensor_Scalar", "clamp"], grad=()),
+    C("pow.Tensor_Tensor", torch.pow, [PX, X(3)], "pow.Tensor_Tensor", grad=(0, 1)),
+    C("pow.Tensor_Scalar", lambda x, p: (x**2, x**3, p**-1, p**0.5, p**2.5), [NX, PX], "pow.Tensor_Scalar", grad=(0, 1)),
+    C("pow.Tensor_Scalar-0", lambda x: aten.pow.Tensor_Scalar(x, 0), [NX], "pow.Tensor_Scalar", grad=()),
+    C("pow.Scalar", lambda x: (torch.pow(2.0, x), torch.pow(1.5, x)), [NX], "pow.Scalar"),
+    C("clamp", lambda x: (torch.clamp(x, min=-0.3), torch.clamp(x, max=0.4), torch.clamp(x, -0.5, 0.5)), [NX], "clamp"),
+    C("where.self", torch.where, [X("N", 1, kind="bool"), NX, X(3)], "where.self", grad=(1, 2)),
+    C("where.self-scalar", lambda x: torch.where(x > 0, x, 0.0), [NX], ["where.self", "gt.Scalar", "scalar_tensor"]),
+]
+
+_CMP = [torch.eq, torch.ne, torch.lt, torch.le, torch.gt, torch.ge]
+_CMP_NAMES = ["eq", "ne", "lt", "le", "gt", "ge"]
+
+COMPARE = [
+    C("compare.Tensor", lambda x, y: tuple(f(x, y) for f in _CMP), [X("N", 3, kind="intf"), X(3, kind="intf")],
+      [f"{k}.Tensor" for k in _CMP_NAMES], grad=()),
+    C("compare.Scalar", lambda x: tuple(f(x, 1.0) for f in _CMP), [X("N", 3, kind="intf")],
+      [f"{k}.Scalar" for k in _CMP_NAMES], grad=()),
+    C("compare-int", lambda i, j, x, b: (i < j, i == j[0], x >= i, i < 0.5, b != 1, i.gt(-2)),
+      [X("N", 3, kind="intd"), X("N", 1, kind="intd"), X("N", 3, kind="intf"), X("N", 3, kind="bool")],
+      ["lt.Tensor", "eq.Tensor", "ge.Tensor", "lt.Scalar", "ne.Scalar", "gt.Scalar"], grad=()),
+]
+
+REDUCTIONS = [
+    C("sum.dim_IntList", lambda x: (x.sum(1), x.sum(0), x.sum(-1, keepdim=True)), [X("N", 4)], "sum.dim_IntList"),
+    C("sum.dim_IntList-3d", lambda x: (x.sum((0, 2)), x.sum((-1, -3), keepdim=True)), [X("N", 2, 3)], "sum.dim_IntList"),
+    C("mean.dim", lambda x: (x.mean(0), x.mean(-1, keepdim=True), x.view(-1, 2, 2).mean((1, 2))), [X("N", 4)], "mean.dim"),
+    C("amax", lambda x: (x.amax(-1), x.amax(0, keepdim=True), x.view(-1, 2, 2).amax((0, -1))), [X("N", 4)], "amax"),
+    C("amin", lambda x: (x.amin(1), x.amin(-2, keepdim=True)), [X("N", 4)], "amin"),
+    C("reduce-int", lambda i: (i.sum(1), i.sum(), i.amax(0), i.amin(1)), [X("N", 3, kind="intd")],
+      ["sum.dim_IntList", "amax", "amin"], grad=()),
+    C("sum", lambda x: x.sum(), [X("N", 2, 3)], "sum", keep=(aten.sum,)),
+    C("mean", lambda x: x.mean(), [X("N", 2, 3)], "mean"),
+    C("linalg_vector_norm", lambda x: tuple(torch.linalg.vector_norm(x, p, dim=-1) for p in (1, 2, 3)), [X("N", 4)], "linalg_vector_norm"),
+    C("linalg_vector_norm-dims", lambda x: (torch.linalg.vector_norm(x, 2, dim=0, keepdim=True), torch.linalg.vector_norm(x),
+                                            torch.linalg.vector_norm(x, 3, dim=(0, 1))), [X("N", 4)], "linalg_vector_norm"),
+    C("linalg_vector_norm-inf-forward", lambda x, i: (torch.linalg.vector_norm(x, INF, dim=-1), torch.linalg.vector_norm(x, -INF, dim=(0, 1)),
+                                                      torch.linalg.vector_norm(i, 0, dim=1)),
+      [X("N", 4), X("N", 4, kind="intf")], "linalg_vector_norm", grad=()),
+    C("linalg_vector_norm-inf", lambda x: torch.linalg.vector_norm(x, INF, dim=-1), [X("N", 4)], "linalg_vector_norm"),
+]
+
+MATMUL = [
+    C("mm", lambda x, w, a: (x @ w, a.transpose(0, 1) @ x), [NX, X(3, 4), X("N", 4)], ["mm", "permute"], grad=(0, 1, 2)),
+    C("bmm", torch.bmm, [X("N", 2, 3), X("N", 3, 4)], "bmm", grad=(0, 1)),
+    C("addmm", lambda b, c, x, w: (torch.addmm(b, x, w), torch.addmm(c, x, w, beta=0.5, alpha=2.0)),
+      [X(4), X("N", 4), NX, X(3, 4)], "addmm", grad=(0, 1, 2, 3)),
+    C("_unsafe_view", lambda a, w: a @ w, [X("N", 2, 3), X(3, 4)], ["_unsafe_view", "mm"], grad=(0, 1), keep=(aten._unsafe_view,)),
+]
+
+VIEWS = [
+    C("view", lambda x: (x.view(-1, 2), x.view(-1), x.view(x.shape[0], 2, 2)), [X("N", 4)], "view"),
+    C("view-merge", lambda x: (x.view(x.shape[0], 6), x.permute(1, 0, 2).reshape(2, -1)), [X("N", 2, 3)], ["view", "permute", "clone"]),
+    C(
+        "view-chain",
+        lambda x: x.view(x.shape[0], 3, 2).permute(2, 0, 1)[:, :, 1:].unsqueeze(0).expand(3, -1, -1, -1),
+        [X("N", 6)], ["view", "permute", "slice.Tensor", "unsqueeze", "expand"],
+    ),
+    C("expand", lambda x, y, z: (x.expand(-1, 3), y.expand(y.shape[0], 2, 3), z.expand(x.shape[0], 3) * x),
+      [X("N", 1), X("N", 1, 3), X(3)], "expand", grad=(0, 1, 2)),
+    C("expand-static", lambda x: x.expand(4, 3), [X(1, 3)], "expand", sizes=()),
+    C("permute", lambda x: (x.permute(2, 0, 1), x.permute(-1, 0, -2)), [X("N", 2, 3)], "permute"),
+    C("unsqueeze", lambda x: (x.unsqueeze(1), x.unsqueeze(-1), x.unsqueeze(0)), [NX], "unsqueeze"),
+    C("squeeze.dims", lambda x, y: (x.squeeze(1), x.squeeze(-2), y.squeeze((1, 3)), aten.squeeze.dims(x, [2])),
+      [X("N", 1, 3), X("N", 1, 3, 1)], "squeeze.dims", grad=(0, 1)),
+    C("select.int", lambda x, y: (x[:, 1], x[-1], x.select(0, 0), x.select(1, -1), y[:, 0, 2]),
+      [NX, X("N", 2, 3)], "select.int", grad=(0, 1)),
+    C("slice.Tensor", lambda x: (x[:, 1:5:2], x[:, -4:-1], x[:, -5::3], x[:, 1:100]), [X("N", 6)], "slice.Tensor"),
+    C("slice.Tensor-dynamic", lambda x: (x[1:], x[1:-1], x[-3:], x[-3::2], x[::2].sum(0)),
+      [X("M", 3)], "slice.Tensor", sizes=SIZES_M),
+    C("slice.Tensor-dynamic-step", lambda x: x[::2], [X("M", 3)], "slice.Tensor", sizes=SIZES_M),
+    C("cat", lambda x, y, z: (torch.cat([x, z]), torch.cat([x[:, :2], x], dim=1), torch.cat([z, x, y], dim=-2)),
+      [NX, X("E", 3), X(2, 3)], "cat", grad=(0, 1, 2)),
+    C("cat-int", lambda i, j: torch.cat([i, j]), [X("N", 3, kind="intd"), X(1, 3, kind="intd")], "cat", grad=()),
+]
+
+_IE = I("E", lo="-N", hi="N")  # wraps: index.Tensor and index_put allow negative indices
+_IE0 = I("E", lo=0, hi="N")
+
+INDEXING = [
+    C("index.Tensor", lambda x, i, j: (x[i], x[i, j], x[:, j], x[i.view(-1, 1)]), [NX, _IE, I("E", lo=-3, hi=3)], "index.Tensor"),
+    C("index.Tensor-split", lambda x, i, j, k: (x[i, :, j], x[k, j]),
+      [X("N", 4, 3), _IE, I("E", lo=0, hi=3), I("E", 1, lo=0, hi="N")], "index.Tensor"),
+    C("index_put-accumulate", lambda x, i, j, v, w: (x.index_put((i,), v, accumulate=True), x.index_put((i, j), w, accumulate=True)),
+      [NX, _IE, I("E", lo=-3, hi=3), X("E", 3), X("E")], "index_put", grad=(0, 3, 4)),
+    C("index_put", lambda x, i, v, w: (x.index_put((i,), v), x.index_put((i,), w)), [NX, Arg(("N",), "perm"), NX, X(3)],
+      "index_put", grad=(0, 2, 3)),
+    C("index_select", lambda x, i, j: (torch.index_select(x, 0, i), torch.index_select(x, -1, j)),
+      [X("N", 4), _IE0, I("E", lo=0, hi=4)], "index_select"),
+    C("gather", lambda x, i, j, k: (torch.gather(x, 1, i), torch.gather(x, 0, j), torch.gather(x, 0, k)),
+      [X("N", 4), I("N", 2, lo=0, hi=4), I("E", 4, lo=0, hi="N"), I("E", 2, lo=0, hi="N")], "gather"),
+    C("scatter_add", lambda x, i, s, j: (torch.scatter_add(x, 0, i, s), torch.scatter_add(x, 1, j, x[:, :2])),
+      [X("N", 4), I("E", 4, lo=0, hi="N"), X("E", 4), I("N", 2, lo=0, hi=4)], "scatter_add", grad=(0, 2)),
+    # torch cannot differentiate by a src larger than the index: only by self
+    C("scatter_add-larger-src", lambda x, k, s: torch.scatter_add(x, 0, k, s), [X("N", 4), I("E", 2, lo=0, hi="N"), X("E", 4)],
+      "scatter_add", grad=(0,)),
+    C("index_add", lambda x, i, s, j: (torch.index_add(x, 0, i, s, alpha=2.0), torch.index_add(x, 1, j, x[:, :3])),
+      [X("N", 4), _IE0, X("E", 4), I(3, lo=0, hi=4)], "index_add", grad=(0, 2), keep=(aten.index_add,)),
+    C("index_add-decomposed", lambda x, i, s: torch.index_add(x, 0, i, s, alpha=-1.5), [NX, _IE0, X("E", 3)], "index_put", grad=(0, 2)),
+    C("slice_scatter", lambda x, s: (torch.slice_scatter(x, s, 1, 1, 3), torch.slice_scatter(x, s, 1, 1, 6, 3), torch.slice_scatter(x, s, 1, -3, -1)),
+      [X("N", 6), X("N", 2)], "slice_scatter", grad=(0, 1)),
+    C("slice_scatter-dynamic", lambda x: torch.slice_scatter(x, torch.sin(x[::2]), 0, step=2), [X("M", 3)], "slice_scatter", sizes=SIZES_M),
+    C("select_scatter", lambda x, s, t: (torch.select_scatter(x, s, 1, 0), torch.select_scatter(x, t, 0, -1), torch.select_scatter(x, t, 0, 0)),
+      [NX, X("N"), X(3)], "select_scatter", grad=(0, 1, 2), keep=(aten.select_scatter,)),
+    C("select_scatter-decomposed", lambda x, s: torch.select_scatter(x, s, 1, 2), [NX, X("N")], ["where.self", "arange.start_step"], grad=(0, 1)),
+    C("embedding", lambda w, i, v, j: (F.embedding(i, w), F.embedding(j, v)), [X("N", 4), _IE0, X(7, 4), I("N", 2, lo=0, hi=7)],
+      "embedding", grad=(0, 2)),
+]
+
+FACTORIES = [
+    C("full", lambda x: (torch.full((x.shape[0], 2), 2.5, dtype=x.dtype), torch.full((x.shape[0],), 7), torch.zeros(3, x.shape[0], dtype=x.dtype)),
+      [NX], "full", grad=()),
+    C("empty", lambda x: (torch.empty_like(x).copy_(torch.sin(x)), torch.empty((x.shape[0], 3), dtype=x.dtype).copy_(x * 2)),
+      [NX], ["empty_permuted", "empty.memory_format", "copy"]),
+    C("full_like", lambda x: (torch.full_like(x, 3.0), torch.zeros_like(x, dtype=torch.int64), torch.ones_like(x).unsqueeze(0)),
+      [NX], "full_like", grad=()),
+    C("full_like-grad", lambda x: torch.ones_like(x) + x, [NX], "full_like"),
+    C("scalar_tensor", lambda x: x * torch.scalar_tensor(2.5, dtype=x.dtype), [NX], "scalar_tensor"),
+    C("arange", lambda x: (torch.arange(x.shape[0], dtype=x.dtype), torch.arange(1, x.shape[0] + 4, 3).sum(), torch.arange(x.shape[0] + 2)),
+      [NX], "arange.start_step", grad=()),
+    C("arange-step", lambda x: torch.arange(1, x.shape[0] + 4, 3), [NX], "arange.start_step", grad=()),
+    C("arange-mul", lambda x: torch.arange(x.shape[0], dtype=x.dtype).unsqueeze(1) * x, [NX], "arange.start_step"),
+    C("copy", lambda x, y: (torch.zeros_like(x).copy_(x * 2), torch.zeros_like(x).copy_(y)), [NX, X(3)], "copy", grad=(0, 1)),
+    C("copy-convert", lambda x, i: torch.zeros_like(x).copy_(i), [NX, X("N", 3, kind="intd")], "copy", grad=()),
+    C("copy_", lambda a, b: (a.copy_(b * 2), a + 1)[1], [NX, NX], "copy_", grad=(1,)),
+]
+
+CASES = UNARY + COPIES + BINARY + COMPARE + REDUCTIONS + MATMUL + VIEWS + INDEXING + FACTORIES
+
+TEXT_ONLY = ("sym_size.int", "sym_numel", "sub_.Tensor", "copy_")
+"""Ops that no captured graph holds: the importer turns sizes into index arithmetic and
+functionalization removes in-place ops. `test_text_only_ops` compiles them from IR text."""
+
+
+# --------------------------------------------------------------------------- harness
+
+
+def _traced(case: Case) -> Callable[..., tuple[Tensor, ...]]:
+    """(*ys,) or (*ys, loss, *d loss / d args[case.grad]), loss = the sum of sum(y * y).
+
+    The upstream gradient 2 y differs from element to element (a wrong index in a backward
+    shows), and the terms of the loss do not cancel (its relative error stays meaningful)."""
+
+    def fn(*args: Tensor) -> tuple[Tensor, ...]:
+        args_ = list(args)
+        wrt = []
+        for k in case.grad:
+            args_[k] = args_[k].detach().requires_grad_(True)
+            wrt.append(args_[k])
+        ys = case.fn(*args_)
+        ys = (ys,) if isinstance(ys, Tensor) else tuple(ys)
+        if not wrt:
+            return ys
+        loss = sum((y * y).sum() for y in ys)
+        return (*ys, loss, *torch.autograd.grad(loss, wrt))
+
+    fn.__name__ = "case_" + re.sub(r"\W", "_", case.id)
+    return fn
+
+
+class _Decompositions:
+    """Capture with some core decompositions disabled (to reach the op they replace)."""
+
+    def __init__(self, keep: Sequence[Any]):
+        self.keep = tuple(keep)
+
+    def __enter__(self) -> None:
+        self.saved = frontend.capture.core_aten_decompositions
+        table = {
+            k: v for k, v in self.saved().items()
+            if getattr(k, "overloadpacket", None) not in self.keep
+        }
+        frontend.capture.core_aten_decompositions = lambda: table
+
+    def __exit__(self, *exc: Any) -> None:
+        frontend.capture.core_aten_decompositions = self.saved
+
+
+def _seed(*parts: Any) -> torch.Generator:
+    return torch.Generator().manual_seed(zlib.crc32("/".join(map(str, parts)).encode()))
+
+
+def _compile(case: Case, dtype: torch.dtype, g: torch.Generator) -> CompiledFunction:
+    fn = _traced(case)
+    example = [a.draw(g, _sizes(TRACE), dtype) for a in case.args]
+    with _Decompositions(case.keep):
+        return compile(fn, example, [a.dims() for a in case.args])
+
+
+def _ops_of(compiled: CompiledFunction) -> set[str]:
+    """The overloads in the FX graph (`neg`, `add.Tensor`), and in the aten module (weights)."""
+    fx = {
+        name if overload == "default" else f"{name}.{overload}"
+        for name, overload in re.findall(r"torch\.ops\.aten\.(\w+)\.(\w+)\(", compiled.ir("fx"))
+    }
+    return fx | set(re.findall(r"\baten\.([\w.]+) ", compiled.ir("aten")))
+
+
+def _compare(got: Sequence[Tensor], want: Sequence[Tensor], what: str) -> None:
+    assert len(got) == len(want), f"{what}: {len(got)} outputs, expected {len(want)}"
+    for k, (g, w) in enumerate(zip(got, want)):
+        w = w.detach()
+        assert g.shape == w.shape, f"{what} output {k}: shape {tuple(g.shape)}, expected {tuple(w.shape)}"
+        assert g.dtype == w.dtype, f"{what} output {k}: dtype {g.dtype}, expected {w.dtype}"
+        if w.is_floating_point():
+            assert_close([g], [w], w.dtype, f"{what} output {k}")
+        else:
+            assert torch.equal(g, w), f"{what} output {k}: {g} != {w}"
+
+
+def _check(case: Case, dtype: torch.dtype) -> None:
+    g = _seed(case.id, dtype)
+    compiled = _compile(case, dtype, g)
+    ops = _ops_of(compiled)
+    for op in case.ops:
+        assert op in ops, f"{case.id}: the captured graph has no aten.{op}:\n{compiled.ir('fx')}"
+    fn = _traced(case)
+    for n in (TRACE, *case.sizes):
+        args = [a.draw(g, _sizes(n), dtype) for a in case.args]
+        want = fn(*[a.clone() for a in args])
+        got = compiled(*args)
+        _compare(got, want, f"{case.id} at N={n}")
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
+@pytest.mark.parametrize("case", [c.param() for c in CASES])
+def test_op(case: Case, dtype: torch.dtype) -> None:
+    _check(case, dtype)
+
+
+def test_inventory_is_covered() -> None:
+    named = {op for c in CASES for op in c.ops} | set(TEXT_ONLY)
+    inventory = {op.overload() for op in ATEN_OPS}
+    assert inventory - named == set(), "ops without a numerics case"
+    assert named - inventory == set(), "cases name ops that are not in ATEN_OPS"
+
+
+# --------------------------------------------------------------------------- ops no graph holds
+
+_TEXT_ONLY_MODULE = """
+builtin.module {
+  func.func @text_only(%N: index, %x: tensor<?x3xf64> {aten.dims = ["N", 3 : i64]},
+                       %y: tensor<3xf64> {aten.dims = [3 : i64]})
+      -> (tensor<?x3xf64> {aten.dims = ["N", 3 : i64]}, tensor<?x2xf64> {aten.dims = ["N", 2 : i64]},
+          tensor<?x3xf64> {aten.dims = ["N", 3 : i64]}) {
+    %numel = aten.sym_numel %x : tensor<?x3xf64>
+    %scaled = aten.mul.Scalar %x, %numel : tensor<?x3xf64>, index -> tensor<?x3xf64>
+    %two = arith.constant 2.000000e+00 : f64
+    %sub = aten.sub_.Tensor %scaled, %y alpha %two : f64 : tensor<?x3xf64>, tensor<3xf64> -> tensor<?x3xf64>
+    %n = aten.sym_size.int %x {dim = -2 : i64} : tensor<?x3xf64>
+    %c2 = arith.constant 2 : index
+    %half = arith.constant 5.000000e-01 : f64
+    %full = aten.full [%n, %c2], %half : f64 -> tensor<?x2xf64>
+    %copy = aten.copy_ %x, %y : tensor<?x3xf64>, tensor<3xf64> -> tensor<?x3xf64>
+    func.return %sub, %full, %copy : tensor<?x3xf64>, tensor<?x2xf64>, tensor<?x3xf64>
+  }
+}
+"""
+
+
+def text_only(x: Tensor, y: Tensor) -> tuple[Tensor, ...]:
+    return x * x.numel() - 2 * y, torch.full((x.shape[0], 2), 0.5, dtype=x.dtype), torch.zeros_like(x).copy_(y)
+
+
+def test_text_only_ops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """sym_size.int, sym_numel, sub_.Tensor and a live copy_, from aten IR text: the
+    signature comes from capturing the reference, the module is ours."""
+    import pipeline.compiler
+    from frontend.import_fx import Imported
+    from xdsl.parser import Parser
+
+    from pipeline.registry import context
+
+    module = Parser(context(), _TEXT_ONLY_MODULE).parse_module()
+    monkeypatch.setattr(pipeline.compiler, "import_graph", lambda captured: Imported(module, {}))
+    g = _seed("text_only")
+    example = [torch.randn(TRACE, 3, generator=g, dtype=torch.float64), torch.randn(3, generator=g, dtype=torch.float64)]
+    compiled = compile(text_only, example, [{0: DIMS["N"]}, None])
+    text = compiled.ir("aten")
+    for op in TEXT_ONLY:
+        assert f"aten.{op} " in text
+    for n in (TRACE, *SIZES):
+        args = [torch.randn(n, 3, generator=g, dtype=torch.float64), torch.randn(3, generator=g, dtype=torch.float64)]
+        _compare(compiled(*args), text_only(*args), f"text_only at N={n}")
+
+
+# --------------------------------------------------------------------------- no torch at call time
+
+
+class _RecordOps(TorchDispatchMode):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ops: list[str] = []
+
+    def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        self.ops.append(str(func))
+        return func(*args, **(kwargs or {}))
+
+
+CALL_OPS = {"aten.empty.memory_format", "aten.zeros.default", "aten.zero_.default", "aten.fill_.Scalar",
+            "aten._local_scalar_dense.default"}
+"""What a compiled call may run through torch: allocations (its outputs, a status word or
+workspace) and reads of a scalar; every computation is native code."""
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.id in ("scatter_add", "mm", "index_put-accumulate")], ids=lambda c: c.id)
+def test_call_runs_no_torch_op(case: Case) -> None:
+    dtype = torch.float64
+    g = _seed("no-torch", case.id)
+    compiled = _compile(case, dtype, g)
+    args = [a.draw(g, _sizes(7), dtype) for a in case.args]
+    want = _traced(case)(*args)
+    with _RecordOps() as record:
+        got = compiled(*args)
+    _compare(got, want, case.id)
+    assert set(record.ops) <= CALL_OPS, f"a compiled call ran {sorted(set(record.ops) - CALL_OPS)}"
+    assert record.ops.count("aten.empty.memory_format") >= len(want)  # the outputs, at least
+
+
+# --------------------------------------------------------------------------- indices out of range
+
+
+def _index_ops(x: Tensor, i: Tensor, j: Tensor, k: Tensor, m: Tensor, e: Tensor, s: Tensor) -> tuple[Tensor, ...]:
+    return (
+        x[i],                                        # index.Tensor: i in [-N, N)
+        x.index_put((j,), s, accumulate=True),       # index_put: j in [-N, N)
+        torch.index_select(x, 0, k),                 # index_select: k in [0, N)
+        torch.gather(x, 0, m),                       # gather: m in [0, N)
+        torch.scatter_add(x, 0, m, s),               # scatter_add: m in [0, N)
+        torch.index_add(x, 0, k, s),                 # index_add: k in [0, N)
+        F.embedding(e, x),                           # embedding: e in [0, N)
+    )
+
+
+_INDEX_ARGS = [NX, _IE, _IE, _IE0, I("E", 3, lo=0, hi="N"), _IE0, X("E", 3)]
+_BAD = [  # (argument, bad value, the sites the error may name); torch raises for each too
+    (1, "N", "index.Tensor"), (1, "-N-1", "index.Tensor"), (2, "N", "index_put"), (3, "N", "index_select|index_add"),
+    (3, "-1", "index_select|index_add"), (4, "N", "gather|scatter_add"), (4, "-1", "gather|scatter_add"),
+    (5, "-1", "embedding"), (5, "N", "embedding"),
+]
+
+
+@pytest.fixture(scope="module")
+def index_ops() -> CompiledFunction:
+    case = Case("index_ops", _index_ops, tuple(_INDEX_ARGS), (), grad=(), keep=(aten.index_add,))
+    return _compile(case, torch.float64, _seed("index_ops"))
+
+
+@pytest.mark.parametrize("arg, bad, site", _BAD, ids=[f"{s.split('|')[0]}-{b}" for _, b, s in _BAD])
+def test_index_out_of_range_raises(index_ops: CompiledFunction, arg: int, bad: str, site: str) -> None:
+    g = _seed("index_ops", arg, bad)
+    n = 7
+    args = [a.draw(g, _sizes(n), torch.float64) for a in _INDEX_ARGS]
+    _compare(index_ops(*args), _index_ops(*args), "in range")
+    value = {"N": n, "-N-1": -n - 1, "-1": -1}[bad]
+    args[arg] = args[arg].clone()
+    args[arg].view(-1)[2] = value
+    with pytest.raises((IndexError, RuntimeError)):
+        _index_ops(*args)
+    with pytest.raises(IndexError, match=site):
+        index_ops(*args)
+
+
+@pytest.mark.parametrize("op", ["gather", "scatter_add", "index_add"])
+def test_negative_index_raises_where_torch_does(op: str) -> None:
+    """gather, scatter_add and index_add reject negative indices (index.Tensor wraps them)."""
+    fns = {
+        "gather": lambda x, i, s: torch.gather(x, 0, i),
+        "scatter_add": lambda x, i, s: torch.scatter_add(x, 0, i, s),
+        "index_add": lambda x, i, s: torch.index_add(x, 0, i[:, 0], s),
+    }
+    case = Case(f"negative_{op}", fns[op], (NX, I("E", 3, lo=0, hi="N"), X("E", 3)), (op,), grad=(), keep=(aten.index_add,))
+    g = _seed("negative", op)
+    compiled = _compile(case, torch.float64, g)
+    args = [a.draw(g, _sizes(4), torch.float64) for a in case.args]
+    args[1][1, 0] = -1
+    with pytest.raises((IndexError, RuntimeError)):
+        case.fn(*args)
+    with pytest.raises(IndexError, match=op):
+        compiled(*args)
+
+
+# --------------------------------------------------------------------------- function names
+
+
+@pytest.mark.parametrize("name", ["exp", "expm1"])
+def test_function_named_like_libm(name: str) -> None:
+    """A function named like the libm routine its math calls (f32 first, then f64 in the
+    same process: the f64 call must reach libm, not the earlier kernel)."""
+    op = getattr(torch, name)
+
+    def fn(x: Tensor) -> tuple[Tensor]:
+        return (op(x),)
+
+    fn.__name__ = name
+    for dtype in DTYPES:
+        x = torch.randn(TRACE, 3, dtype=dtype, generator=_seed(name, dtype))
+        compiled = compile(fn, [x], [{0: DIMS["N"]}])
+        _compare(compiled(x), fn(x), name)
