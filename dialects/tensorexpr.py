@@ -19,7 +19,11 @@ result is `base` with `result[at(p)] (+)= value(p)` for every point `p` of its s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     I64,
     IndexType,
     IntegerAttr,
@@ -54,6 +58,19 @@ def _check_body(op: IRDLOperation, block: Block, n_args: int, what: str) -> None
         not isinstance(a.type, IndexType) for a in block.args
     ):
         raise VerifyException(f"{op.name}: body must take {n_args} index arguments ({what})")
+
+
+def _check_extents(op: IRDLOperation, extents: Sequence[SSAValue], t: TensorType) -> None:
+    """Constant extents must agree with the static dims of the result type."""
+    for k, (e, d) in enumerate(zip(extents, t.get_shape())):
+        owner = e.owner
+        if d != DYNAMIC_INDEX and isinstance(owner, arith.ConstantOp) and isinstance(
+            owner.value, IntegerAttr
+        ) and owner.value.value.data != d:
+            raise VerifyException(
+                f"{op.name}: extent {owner.value.value.data} of dim {k} contradicts the "
+                f"static size {d} of {t}"
+            )
 
 
 def _check_yield(op: IRDLOperation, block: Block, elem: Attribute) -> None:
@@ -98,6 +115,7 @@ class ComputeOp(_DefinesTensor):
     def verify_(self) -> None:
         if len(self.extents) != self.rank():
             raise VerifyException(f"{self.name}: {len(self.extents)} extents for rank {self.rank()}")
+        _check_extents(self, self.extents, self.result.type)  # type: ignore[arg-type]
         _check_body(self, self.body.block, self.rank(), "one per dim")
         _check_yield(self, self.body.block, self.element_type())
 
@@ -132,6 +150,7 @@ class ReduceOp(_DefinesTensor):
             raise VerifyException(f"{self.name}: kind must be one of {', '.join(REDUCE_KINDS)}")
         if len(self.extents) != self.rank():
             raise VerifyException(f"{self.name}: {len(self.extents)} extents for rank {self.rank()}")
+        _check_extents(self, self.extents, self.result.type)  # type: ignore[arg-type]
         _check_body(self, self.body.block, self.rank() + len(self.reduce_extents),
                     "output dims, then reduction dims")
         _check_yield(self, self.body.block, self.element_type())
@@ -212,6 +231,10 @@ class IndexOp(IRDLOperation):
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$value `in` $extent attr-dict `:` type($value)"
+
+    def verify_(self) -> None:
+        if self.site.value.data < 1:
+            raise VerifyException(f"{self.name}: site must be >= 1 (0 means no error)")
 
     def __init__(self, value: SSAValue, extent: SSAValue, site: int, wrap: bool = False):
         props: dict[str, Attribute] = {"site": IntegerAttr(site, 64)}

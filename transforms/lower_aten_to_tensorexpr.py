@@ -505,6 +505,8 @@ class _FunctionLowering:
         exponent = _constant_value(op.exponent)
         if isinstance(exponent, (int, float)) and float(exponent).is_integer() and abs(exponent) <= 8:
             n = int(exponent)
+            if n < 0 and not is_float(aten.elem_of(op.result)):
+                raise LoweringError(f"{op.name}: integers to a negative power (torch rejects it too)")
 
             def scalar(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
                 if n == 0:

@@ -38,7 +38,11 @@ from transforms.lower_aten_to_tensorexpr import LoweringError, const
 
 
 def buffer_type(t: Attribute) -> MemRefType:
-    assert isinstance(t, TensorType)
+    if not isinstance(t, TensorType):
+        raise LoweringError(
+            f"lower-tensorexpr-to-loops: arguments and results must be tensors or index "
+            f"size symbols, got {t}"
+        )
     return MemRefType(t.get_element_type(), [DYNAMIC_INDEX])
 
 

@@ -402,3 +402,28 @@ func.func @weight_not_tensor() -> f32 {
 // CHECK-NEXT: {{\^+-+$}}
 // CHECK-NEXT: | Operation does not verify: result 'result' at position 0 does not verify:
 // CHECK-NEXT: | f32 should be of base attribute tensor
+
+// -----
+
+// te.compute: a constant extent must agree with the static dim it sizes.
+func.func @extent_contradicts_type(%N: index) -> tensor<?x3xf32> {
+  %c4 = arith.constant 4 : index
+  %y = te.compute [%N, %c4] : tensor<?x3xf32> {
+  ^bb0(%i: index, %j: index):
+    %z = arith.constant 0.0 : f32
+    te.yield %z : f32
+  }
+  func.return %y : tensor<?x3xf32>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: te.compute: extent 4 of dim 1 contradicts the static size 3 of tensor<?x3xf32>
+
+// -----
+
+// te.index: site 0 is the status of success, so a check site counts from 1.
+func.func @site_zero(%N: index, %v: i64) -> index {
+  %k = te.index %v in %N {site = 0 : i64} : i64
+  func.return %k : index
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: te.index: site must be >= 1 (0 means no error)
