@@ -5,7 +5,8 @@ a transcendental in it does not vectorize. Written as polynomials, range
 reduction and exponent bit tricks (in the spirit of MLIR's
 math-polynomial-approximation), these functions vectorize like any arithmetic.
 Each is accurate to a few ulp over the whole f32 range, with the special values
-(NaN, +-inf, 0, overflow, underflow) of libm. f64 keeps libm: its tolerance is
+(NaN, +-inf, 0, overflow) of libm; results below the smallest normal f32 (exp of
+x < -87.34, about 1e-38) flush to zero instead of becoming subnormal. f64 keeps libm: its tolerance is
 far tighter and the models' speed-critical paths are f32.
 """
 
@@ -134,8 +135,9 @@ class _Math:
         return self.nan_through(x, y)
 
     def expm1(self, x: SSAValue) -> SSAValue:
-        # a series near 0 (where exp(x) - 1 cancels), exp(x) - 1 elsewhere
-        small = self.poly(x, [0.0, 1.0, 1 / 2, 1 / 6, 1 / 24, 1 / 120, 1 / 720, 1 / 5040, 1 / 40320])
+        # a series near 0 (where exp(x) - 1 cancels), exp(x) - 1 elsewhere; the
+        # constant term -0.0 keeps expm1(-0.0) = -0.0
+        small = self.poly(x, [-0.0, 1.0, 1 / 2, 1 / 6, 1 / 24, 1 / 120, 1 / 720, 1 / 5040, 1 / 40320])
         y = self.select(self.cmp(self.abs(x), self.c(0.5), "olt"), small, self.sub(self.exp(x), self.c(1.0)))
         return self.nan_through(x, y)
 

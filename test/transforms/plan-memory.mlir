@@ -1,0 +1,204 @@
+// RUN: pipeline-opt %s --split-input-file -p plan-memory | filecheck %s
+// RUN: pipeline-opt %s --split-input-file -p plan-memory | filecheck %s --check-prefix=GONE
+
+// plan-memory: every top-level temporary `memref.alloc(%n) : memref<?xT>` whose size
+// is index arithmetic over the size symbols becomes a memref.subview of one arena
+// argument per element type (appended after the status buffer, with the arg
+// attribute loops.arena), and its memref.dealloc vanishes. Liveness over the
+// function's top-level ops: a buffer takes the slot of one whose last use comes
+// before its alloc, when both have the same element type and the same SSA size
+// value; every other buffer gets a slot of its own. The slot offsets (running sums
+// of the slot sizes) are computed at the top of the function. A companion function
+// @<name>_arena_sizes(symbols..., %sizes: memref<?xi64>) stores the element count
+// of arena k at %sizes[k].
+//
+// The CHECK lines pin the output whole; the GONE lines check over the whole
+// function that no alloc or dealloc is left.
+
+// The form lower-tensorexpr-to-loops produces: x -> %a -> %b -> %c (f32, N * 3 each),
+// an i64 temporary %k (E), and %d (f32, E) gathered from %c at %k into out0. %a and
+// %b overlap (the loop writing %b reads %a): two slots. %c is allocated after %a's
+// last use: it shares %a's slot (the same offset, 0). %d has another size: a third
+// slot at 2 * N * 3. %k is in the i64 arena, at 0. Sizes: f32 N*3 + N*3 + E, i64 E.
+func.func @f(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]}, %ei: memref<?xi64> {te.dims = [2 : i64, "E"]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %n3 = arith.muli %N, %c3 : index
+  %a = memref.alloc(%n3) : memref<?xf32>
+  scf.for %i = %c0 to %n3 step %c1 {
+    %v = memref.load %x[%i] : memref<?xf32>
+    memref.store %v, %a[%i] : memref<?xf32>
+  }
+  %b = memref.alloc(%n3) : memref<?xf32>
+  scf.for %i = %c0 to %n3 step %c1 {
+    %v = memref.load %a[%i] : memref<?xf32>
+    memref.store %v, %b[%i] : memref<?xf32>
+  }
+  %c = memref.alloc(%n3) : memref<?xf32>
+  scf.for %i = %c0 to %n3 step %c1 {
+    %v = memref.load %b[%i] : memref<?xf32>
+    memref.store %v, %c[%i] : memref<?xf32>
+  }
+  %k = memref.alloc(%E) : memref<?xi64>
+  scf.for %e = %c0 to %E step %c1 {
+    %v = memref.load %ei[%e] : memref<?xi64>
+    memref.store %v, %k[%e] : memref<?xi64>
+  }
+  %d = memref.alloc(%E) : memref<?xf32>
+  scf.for %e = %c0 to %E step %c1 {
+    %j = memref.load %k[%e] : memref<?xi64>
+    %ji = arith.index_cast %j : i64 to index
+    %v = memref.load %c[%ji] : memref<?xf32>
+    memref.store %v, %d[%e] : memref<?xf32>
+  }
+  scf.for %e = %c0 to %E step %c1 {
+    %v = memref.load %d[%e] : memref<?xf32>
+    memref.store %v, %out0[%e] : memref<?xf32>
+  }
+  memref.dealloc %a : memref<?xf32>
+  memref.dealloc %b : memref<?xf32>
+  memref.dealloc %c : memref<?xf32>
+  memref.dealloc %k : memref<?xi64>
+  memref.dealloc %d : memref<?xf32>
+  func.return
+}
+// CHECK:      builtin.module {
+// CHECK-NEXT:   func.func @f(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]}, %ei: memref<?xi64> {te.dims = [2 : i64, "E"]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %arena_f32: memref<?xf32> {loops.arena}, %arena_i64: memref<?xi64> {loops.arena}) {
+// The slot sizes and offsets, first: f32 slots at 0, N*3, 2*N*3 (then the total),
+// the i64 slot at 0 (then the total).
+// CHECK-NEXT:     %c3 = arith.constant 3 : index
+// CHECK-NEXT:     %n3 = arith.muli %N, %c3 : index
+// CHECK-NEXT:     [[OFF0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT:     [[OFF1:%[0-9]+]] = arith.addi [[OFF0]], %n3 : index
+// CHECK-NEXT:     [[OFF2:%[0-9]+]] = arith.addi [[OFF1]], %n3 : index
+// CHECK-NEXT:     {{%[0-9]+}} = arith.addi [[OFF2]], %E : index
+// CHECK-NEXT:     [[IOFF0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT:     {{%[0-9]+}} = arith.addi [[IOFF0]], %E : index
+// CHECK-NEXT:     %c0 = arith.constant 0 : index
+// CHECK-NEXT:     %c1 = arith.constant 1 : index
+// CHECK-NEXT:     [[C3:%c3_[0-9]+]] = arith.constant 3 : index
+// CHECK-NEXT:     [[N3:%n3_[0-9]+]] = arith.muli %N, [[C3]] : index
+// CHECK-NEXT:     %a = memref.subview %arena_f32{{\[}}[[OFF0]]] {{\[}}[[N3]]] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:     scf.for [[I:%i[_0-9]*]] = %c0 to [[N3]] step %c1 {
+// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %x{{\[}}[[I]]] : memref<?xf32>
+// CHECK-NEXT:       memref.store [[V]], %a{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %b = memref.subview %arena_f32{{\[}}[[OFF1]]] {{\[}}[[N3]]] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:     scf.for [[I:%i[_0-9]*]] = %c0 to [[N3]] step %c1 {
+// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %a{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:       memref.store [[V]], %b{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %c = memref.subview %arena_f32{{\[}}[[OFF0]]] {{\[}}[[N3]]] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:     scf.for [[I:%i[_0-9]*]] = %c0 to [[N3]] step %c1 {
+// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %b{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:       memref.store [[V]], %c{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %k = memref.subview %arena_i64{{\[}}[[IOFF0]]] [%E] [1] : memref<?xi64> to memref<?xi64, strided<[1], offset: ?>>
+// CHECK-NEXT:     scf.for [[EV:%e[_0-9]*]] = %c0 to %E step %c1 {
+// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %ei{{\[}}[[EV]]] : memref<?xi64>
+// CHECK-NEXT:       memref.store [[V]], %k{{\[}}[[EV]]] : memref<?xi64, strided<[1], offset: ?>>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %d = memref.subview %arena_f32{{\[}}[[OFF2]]] [%E] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:     scf.for [[EV:%e[_0-9]*]] = %c0 to %E step %c1 {
+// CHECK-NEXT:       %j = memref.load %k{{\[}}[[EV]]] : memref<?xi64, strided<[1], offset: ?>>
+// CHECK-NEXT:       %ji = arith.index_cast %j : i64 to index
+// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %c[%ji] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:       memref.store [[V]], %d{{\[}}[[EV]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     scf.for [[EV:%e[_0-9]*]] = %c0 to %E step %c1 {
+// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %d{{\[}}[[EV]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:       memref.store [[V]], %out0{{\[}}[[EV]]] : memref<?xf32>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     func.return
+// CHECK-NEXT:   }
+// The companion: f32 arena N*3 + N*3 + E elements at sizes[0], i64 arena E at sizes[1].
+// CHECK-NEXT:   func.func @f_arena_sizes(%N: index, %E: index, %sizes: memref<?xi64>) attributes {loops.arena_sizes_of = "f"} {
+// CHECK-NEXT:     [[SC3:%[a-z0-9_]+]] = arith.constant 3 : index
+// CHECK-NEXT:     [[SN3:%[a-z0-9_]+]] = arith.muli %N, [[SC3]] : index
+// CHECK-NEXT:     [[T1:%[0-9]+]] = arith.addi [[SN3]], [[SN3]] : index
+// CHECK-NEXT:     [[T2:%[0-9]+]] = arith.addi [[T1]], %E : index
+// CHECK-NEXT:     [[K0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT:     [[F32N:%[0-9]+]] = arith.index_cast [[T2]] : index to i64
+// CHECK-NEXT:     memref.store [[F32N]], %sizes{{\[}}[[K0]]] : memref<?xi64>
+// CHECK-NEXT:     [[K1:%[0-9]+]] = arith.constant 1 : index
+// CHECK-NEXT:     [[I64N:%[0-9]+]] = arith.index_cast %E : index to i64
+// CHECK-NEXT:     memref.store [[I64N]], %sizes{{\[}}[[K1]]] : memref<?xi64>
+// CHECK-NEXT:     func.return
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+// GONE-LABEL: func.func @f(
+// GONE-NOT:   memref.alloc
+// GONE-NOT:   memref.dealloc
+// GONE-LABEL: func.func @f_arena_sizes(
+// GONE-NOT:   memref.alloc
+
+// -----
+// No temporary: nothing changes, no arena argument, no companion function.
+func.func @none(%N: index, %x: memref<?xf32>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %N step %c1 {
+    %v = memref.load %x[%i] : memref<?xf32>
+    memref.store %v, %out0[%i] : memref<?xf32>
+  }
+  func.return
+}
+// CHECK:      {{^// -{5}$}}
+// CHECK-NEXT: builtin.module {
+// CHECK-NEXT:   func.func @none(%N: index, %x: memref<?xf32>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}) {
+// CHECK-NEXT:     %c0 = arith.constant 0 : index
+// CHECK-NEXT:     %c1 = arith.constant 1 : index
+// CHECK-NEXT:     scf.for %i = %c0 to %N step %c1 {
+// CHECK-NEXT:       %v = memref.load %x[%i] : memref<?xf32>
+// CHECK-NEXT:       memref.store %v, %out0[%i] : memref<?xf32>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     func.return
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+// GONE-LABEL: func.func @none(
+// GONE-NOT:   arena
+
+// -----
+// A size read from memory (not index arithmetic over the symbols) cannot be planned
+// ahead of the call: that buffer stays a memref.alloc with its dealloc.
+func.func @data_size(%N: index, %x: memref<?xf32>, %cnt: memref<?xi64>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m64 = memref.load %cnt[%c0] : memref<?xi64>
+  %m = arith.index_cast %m64 : i64 to index
+  %t = memref.alloc(%m) : memref<?xf32>
+  scf.for %i = %c0 to %m step %c1 {
+    %v = memref.load %x[%i] : memref<?xf32>
+    memref.store %v, %t[%i] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %m step %c1 {
+    %v = memref.load %t[%i] : memref<?xf32>
+    memref.store %v, %out0[%i] : memref<?xf32>
+  }
+  memref.dealloc %t : memref<?xf32>
+  func.return
+}
+// CHECK:      {{^// -{5}$}}
+// CHECK-NEXT: builtin.module {
+// CHECK-NEXT:   func.func @data_size(%N: index, %x: memref<?xf32>, %cnt: memref<?xi64>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}) {
+// CHECK-NEXT:     %c0 = arith.constant 0 : index
+// CHECK-NEXT:     %c1 = arith.constant 1 : index
+// CHECK-NEXT:     %m64 = memref.load %cnt[%c0] : memref<?xi64>
+// CHECK-NEXT:     %m = arith.index_cast %m64 : i64 to index
+// CHECK-NEXT:     %t = memref.alloc(%m) : memref<?xf32>
+// CHECK-NEXT:     scf.for [[I:%i[_0-9]*]] = %c0 to %m step %c1 {
+// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %x{{\[}}[[I]]] : memref<?xf32>
+// CHECK-NEXT:       memref.store [[V]], %t{{\[}}[[I]]] : memref<?xf32>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     scf.for [[I:%i[_0-9]*]] = %c0 to %m step %c1 {
+// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %t{{\[}}[[I]]] : memref<?xf32>
+// CHECK-NEXT:       memref.store [[V]], %out0{{\[}}[[I]]] : memref<?xf32>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     memref.dealloc %t : memref<?xf32>
+// CHECK-NEXT:     func.return
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+// CHECK-NOT:  {{.}}
+// GONE-LABEL: func.func @data_size(
+// GONE-NOT:   arena
