@@ -170,6 +170,7 @@ UNARY = [
     C("erf", torch.erf, [NX], "erf"),
     C("unary-int", lambda i: (-i, torch.abs(i), torch.sign(i), torch.relu(i), ~i, torch.logical_not(i)),
       [X("N", 3, kind="intd")], ["neg", "abs", "sign", "relu", "bitwise_not", "logical_not"], grad=()),
+    C("isnan", lambda x: (torch.isnan(x / x), torch.isnan(x)), [X("N", 3, kind="intf")], "isnan", grad=()),
     C("unary-bool", lambda b, x: (~b, torch.logical_not(b), torch.logical_not(x)),
       [X("N", 3, kind="bool"), X("N", 3, kind="intf")], ["bitwise_not", "logical_not"], grad=()),
 ]
