@@ -75,13 +75,18 @@ def _capture(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     elapsed = time.perf_counter() - start
-    if args.output:
-        with open(args.output, "w") as f:
+    _emit(text, args.output)
+    print(f"// {example.name}: captured at N={n} in {elapsed:.2f} s", file=sys.stderr)
+    return 0
+
+
+def _emit(text: str, output: str | None) -> None:
+    """A stage's text to the -o file, or to stdout."""
+    if output:
+        with open(output, "w") as f:
             f.write(text + "\n")
     else:
         print(text)
-    print(f"// {example.name}: captured at N={n} in {elapsed:.2f} s", file=sys.stderr)
-    return 0
 
 
 def _compile(args: argparse.Namespace) -> int:
@@ -112,11 +117,7 @@ def _compile(args: argparse.Namespace) -> int:
         print(f"// {example.name}: wrote {library} and its header and manifest", file=sys.stderr)
         return 0
     text = compiled.ir(args.emit)
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text + "\n")
-    else:
-        print(text)
+    _emit(text, args.output)
     print(f"// {example.name}: compiled in {compiled.timings['total_s']:.2f} s", file=sys.stderr)
     return 0
 
@@ -129,7 +130,11 @@ def _run(args: argparse.Namespace) -> int:
     example = load_example(args.model, training=args.training, dtype=dtype)
     n = args.atoms or example.default_atoms
     traced = 23 if n != 23 else 29  # trace at another size than the one we run
-    compiled = compile(example.fn, example.make_inputs(traced, dtype, 0), example.dynamic_shapes)
+    try:
+        compiled = compile(example.fn, example.make_inputs(traced, dtype, 0), example.dynamic_shapes)
+    except Exception as e:  # every stage raises its own kind; report it, do not crash
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
     inputs = example.make_inputs(n, dtype, 1)
     got = compiled(*inputs.values())
     want = example.fn(*inputs.values())
