@@ -1,4 +1,4 @@
-"""plan-memory: every temporary buffer becomes a slice of one arena per dtype.
+"""plan-memory: every temporary buffer becomes a slot of one arena per dtype.
 
 Liveness over the function's top-level ops decides which temporaries may share a
 slot: a buffer takes the slot of one that is dead by then, when both have the same
@@ -7,6 +7,12 @@ every N and E). The arenas are arguments after the status buffer, so the caller
 allocates them once and reuses them across calls of the same sizes (no malloc,
 no page faults per call); a companion function `@<name>_arena_sizes(symbols...,
 out)` tells it how many elements each arena needs for given sizes.
+
+The function becomes `@<name>_body`, private, with one argument per slot, and
+`@<name>` cuts the arenas into slots and calls it. Slots never overlap, and as
+separate (noalias) arguments LLVM knows it: a loop reading one slot and writing
+another vectorizes, where pointers into one arena would need overlap checks it
+often gives up on (SchNet's i-k-j matmuls ran scalar).
 """
 
 from __future__ import annotations
@@ -113,46 +119,57 @@ class PlanMemoryPass(ModulePass):
             free.busy_until = max(free.busy_until, last)
             free.buffers.append(alloc)
 
-        # arenas: one argument per element type, after the status buffer
+        # the body: one noalias argument per slot, so LLVM knows the slots never overlap
         symbol_args = [a for a in block.args if isinstance(a.type, IndexType)]
-        entry = Block()
-        offsets: dict[memref.AllocOp, SSAValue] = {}
-        totals: list[list[SSAValue]] = []
+        outer_types = [a.type for a in block.args]
+        outer_attrs = list(fn.arg_attrs.data) if fn.arg_attrs else [DictionaryAttr({})] * len(outer_types)
+        view_type = {e: MemRefType(e, [DYNAMIC_INDEX], StridedLayoutAttr([1], None)) for e in slots}
         for elem, elem_slots in slots.items():
-            arena = block.insert_arg(MemRefType(elem, [DYNAMIC_INDEX]), len(block.args))
-            arena.name_hint = f"arena_{elem}"
-            sizes = _clone_slice([s.size for s in elem_slots], entry, {a: a for a in symbol_args})
-            offset: SSAValue = _add(entry, arith.ConstantOp(IntegerAttr(0, IndexType()))).result
-            for slot, size in zip(elem_slots, sizes):
+            for k, slot in enumerate(elem_slots):
+                arg = block.insert_arg(view_type[elem], len(block.args))
+                arg.name_hint = f"slot{k}_{elem}"
                 for alloc in slot.buffers:
-                    offsets[alloc] = offset
-                offset = _add(entry, arith.AddiOp(offset, size)).result
-            totals.append([s.size for s in elem_slots])
-            for slot in elem_slots:
-                for alloc in slot.buffers:
-                    view = memref.SubviewOp.get(
-                        arena, [offsets[alloc]], [alloc.dynamic_sizes[0]], [1],
-                        MemRefType(elem, [DYNAMIC_INDEX], StridedLayoutAttr([1], None)),
-                    )
-                    Rewriter.insert_op(view, InsertPoint.before(alloc))
                     for use in list(alloc.memref.uses):
                         if isinstance(use.operation, memref.DeallocOp):
                             Rewriter.erase_op(use.operation)
-                    alloc.memref.replace_all_uses_with(view.result)
+                    alloc.memref.replace_all_uses_with(arg)
                     Rewriter.erase_op(alloc)
-        # the offsets are computed once, at the top
-        first = block.first_op
-        for o in list(entry.ops):
-            o.detach()
-            Rewriter.insert_op(o, InsertPoint.before(first) if first else InsertPoint.at_end(block))
+        name = fn.sym_name.data
+        fn.sym_name = StringAttr(f"{name}_body")
+        fn.sym_visibility = StringAttr("private")
+        fn.arg_attrs = ArrayAttr(outer_attrs + [DictionaryAttr({})] * (len(block.args) - len(outer_types)))
+        fn.function_type = func.FunctionType.from_lists([a.type for a in block.args], [])
 
-        attrs = list(fn.arg_attrs.data) if fn.arg_attrs else [DictionaryAttr({})] * (len(block.args) - len(slots))
-        attrs += [DictionaryAttr({"loops.arena": UnitAttr()}) for _ in slots]
-        fn.arg_attrs = ArrayAttr(attrs)
-        fn.function_type = func.FunctionType.from_lists([a.type for a in block.args], fn.function_type.outputs.data)
-        return self.sizes_function(fn, symbol_args, totals)
+        # the entry point: the arenas (one per element type, after the status buffer) cut into slots
+        entry = Block(arg_types=outer_types + [MemRefType(e, [DYNAMIC_INDEX]) for e in slots])
+        for new, old in zip(entry.args, block.args):
+            new.name_hint = old.name_hint
+        arenas = entry.args[len(outer_types):]
+        mapping = {a: entry.args[k] for k, a in enumerate(block.args[:len(outer_types)]) if a in symbol_args}
+        views: list[SSAValue] = []
+        totals: list[list[SSAValue]] = []
+        for arena, (elem, elem_slots) in zip(arenas, slots.items()):
+            arena.name_hint = f"arena_{elem}"
+            sizes = _clone_slice([s.size for s in elem_slots], entry, mapping)
+            offset: SSAValue = _add(entry, arith.ConstantOp(IntegerAttr(0, IndexType()))).result
+            for k, size in enumerate(sizes):
+                if k:
+                    offset = _add(entry, arith.AddiOp(offset, sizes[k - 1])).result
+                views.append(_add(entry, memref.SubviewOp.get(arena, [offset], [size], [1], view_type[elem])).result)
+            totals.append([s.size for s in elem_slots])
+        entry.add_op(func.CallOp(fn.sym_name.data, list(entry.args[:len(outer_types)]) + views, []))
+        entry.add_op(func.ReturnOp())
+        outer = func.FuncOp(
+            name, ([a.type for a in entry.args], []), Region(entry),
+            arg_attrs=ArrayAttr(outer_attrs + [DictionaryAttr({"loops.arena": UnitAttr()}) for _ in slots]),
+        )
+        for k, v in fn.attributes.items():
+            if k.startswith("te.") or k.startswith("llvm."):
+                outer.attributes[k] = v
+        Rewriter.insert_op(outer, InsertPoint.before(fn))
+        return self.sizes_function(name, symbol_args, totals)
 
-    def sizes_function(self, fn: func.FuncOp, symbols: list[BlockArgument], totals: list[list[SSAValue]]) -> func.FuncOp:
+    def sizes_function(self, name: str, symbols: list[BlockArgument], totals: list[list[SSAValue]]) -> func.FuncOp:
         """@<name>_arena_sizes(symbols..., out: memref<?xi64>): elements per arena."""
         block = Block(arg_types=[IndexType()] * len(symbols) + [MemRefType(i64, [DYNAMIC_INDEX])])
         for new, old in zip(block.args, symbols):
@@ -170,7 +187,7 @@ class PlanMemoryPass(ModulePass):
             block.add_op(memref.StoreOp.get(count, out, [at]))
         block.add_op(func.ReturnOp())
         sizes_fn = func.FuncOp(
-            f"{fn.sym_name.data}_arena_sizes", ([a.type for a in block.args], []), Region(block),
+            f"{name}_arena_sizes", ([a.type for a in block.args], []), Region(block),
         )
-        sizes_fn.attributes["loops.arena_sizes_of"] = StringAttr(fn.sym_name.data)
+        sizes_fn.attributes["loops.arena_sizes_of"] = StringAttr(name)
         return sizes_fn

@@ -2,18 +2,20 @@
 // RUN: pipeline-opt %s --split-input-file -p plan-memory | filecheck %s --check-prefix=GONE
 
 // plan-memory: every top-level temporary `memref.alloc(%n) : memref<?xT>` whose size
-// is index arithmetic over the size symbols becomes a memref.subview of one arena
-// argument per element type (appended after the status buffer, with the arg
-// attribute loops.arena), and its memref.dealloc vanishes. Liveness over the
-// function's top-level ops: a buffer takes the slot of one whose last use comes
-// before its alloc, when both have the same element type and the same SSA size
-// value; every other buffer gets a slot of its own. The slot offsets (running sums
-// of the slot sizes) are computed at the top of the function. A companion function
+// is index arithmetic over the size symbols becomes a slot of one arena argument per
+// element type, and its memref.dealloc vanishes. Liveness over the function's
+// top-level ops: a buffer takes the slot of one whose last use comes before its
+// alloc, when both have the same element type and the same SSA size value; every
+// other buffer gets a slot of its own. The function becomes the private
+// @<name>_body with one argument per slot (so LLVM sees non-overlapping noalias
+// pointers); @<name> keeps the signature, plus the arenas (after the status buffer,
+// attribute loops.arena), cuts them into slots (memref.subview at running sums of
+// the slot sizes) and calls the body. A companion function
 // @<name>_arena_sizes(symbols..., %sizes: memref<?xi64>) stores the element count
 // of arena k at %sizes[k].
 //
 // The CHECK lines pin the output whole; the GONE lines check over the whole
-// function that no alloc or dealloc is left.
+// module that no alloc or dealloc is left.
 
 // The form lower-tensorexpr-to-loops produces: x -> %a -> %b -> %c (f32, N * 3 each),
 // an i64 temporary %k (E), and %d (f32, E) gathered from %c at %k into out0. %a and
@@ -65,49 +67,50 @@ func.func @f(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]},
 }
 // CHECK:      builtin.module {
 // CHECK-NEXT:   func.func @f(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]}, %ei: memref<?xi64> {te.dims = [2 : i64, "E"]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %arena_f32: memref<?xf32> {loops.arena}, %arena_i64: memref<?xi64> {loops.arena}) {
-// The slot sizes and offsets, first: f32 slots at 0, N*3, 2*N*3 (then the total),
-// the i64 slot at 0 (then the total).
+// The slots: f32 at 0, N*3, 2*N*3; i64 at 0.
 // CHECK-NEXT:     %c3 = arith.constant 3 : index
 // CHECK-NEXT:     %n3 = arith.muli %N, %c3 : index
 // CHECK-NEXT:     [[OFF0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT:     [[S0:%[0-9]+]] = memref.subview %arena_f32{{\[}}[[OFF0]]] [%n3] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
 // CHECK-NEXT:     [[OFF1:%[0-9]+]] = arith.addi [[OFF0]], %n3 : index
+// CHECK-NEXT:     [[S1:%[0-9]+]] = memref.subview %arena_f32{{\[}}[[OFF1]]] [%n3] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
 // CHECK-NEXT:     [[OFF2:%[0-9]+]] = arith.addi [[OFF1]], %n3 : index
-// CHECK-NEXT:     {{%[0-9]+}} = arith.addi [[OFF2]], %E : index
+// CHECK-NEXT:     [[S2:%[0-9]+]] = memref.subview %arena_f32{{\[}}[[OFF2]]] [%E] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
 // CHECK-NEXT:     [[IOFF0:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT:     {{%[0-9]+}} = arith.addi [[IOFF0]], %E : index
+// CHECK-NEXT:     [[S3:%[0-9]+]] = memref.subview %arena_i64{{\[}}[[IOFF0]]] [%E] [1] : memref<?xi64> to memref<?xi64, strided<[1], offset: ?>>
+// CHECK-NEXT:     func.call @f_body(%N, %E, %x, %ei, %out0, %status, [[S0]], [[S1]], [[S2]], [[S3]]) : (index, index, memref<?xf32>, memref<?xi64>, memref<?xf32>, memref<?xi32>, memref<?xf32, strided<[1], offset: ?>>, memref<?xf32, strided<[1], offset: ?>>, memref<?xf32, strided<[1], offset: ?>>, memref<?xi64, strided<[1], offset: ?>>) -> ()
+// CHECK-NEXT:     func.return
+// CHECK-NEXT:   }
+// %a, then %c, in slot 0; %b in slot 1; %d in slot 2; %k in the i64 slot 0.
+// CHECK-NEXT:   func.func private @f_body(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]}, %ei: memref<?xi64> {te.dims = [2 : i64, "E"]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %slot0_f32: memref<?xf32, strided<[1], offset: ?>>, %slot1_f32: memref<?xf32, strided<[1], offset: ?>>, %slot2_f32: memref<?xf32, strided<[1], offset: ?>>, %slot0_i64: memref<?xi64, strided<[1], offset: ?>>) {
 // CHECK-NEXT:     %c0 = arith.constant 0 : index
 // CHECK-NEXT:     %c1 = arith.constant 1 : index
-// CHECK-NEXT:     [[C3:%c3_[0-9]+]] = arith.constant 3 : index
-// CHECK-NEXT:     [[N3:%n3_[0-9]+]] = arith.muli %N, [[C3]] : index
-// CHECK-NEXT:     %a = memref.subview %arena_f32{{\[}}[[OFF0]]] {{\[}}[[N3]]] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
-// CHECK-NEXT:     scf.for [[I:%i[_0-9]*]] = %c0 to [[N3]] step %c1 {
+// CHECK-NEXT:     %c3 = arith.constant 3 : index
+// CHECK-NEXT:     %n3 = arith.muli %N, %c3 : index
+// CHECK-NEXT:     scf.for [[I:%i[_0-9]*]] = %c0 to %n3 step %c1 {
 // CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %x{{\[}}[[I]]] : memref<?xf32>
-// CHECK-NEXT:       memref.store [[V]], %a{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:       memref.store [[V]], %slot0_f32{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %b = memref.subview %arena_f32{{\[}}[[OFF1]]] {{\[}}[[N3]]] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
-// CHECK-NEXT:     scf.for [[I:%i[_0-9]*]] = %c0 to [[N3]] step %c1 {
-// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %a{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
-// CHECK-NEXT:       memref.store [[V]], %b{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:     scf.for [[I:%i[_0-9]*]] = %c0 to %n3 step %c1 {
+// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %slot0_f32{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:       memref.store [[V]], %slot1_f32{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %c = memref.subview %arena_f32{{\[}}[[OFF0]]] {{\[}}[[N3]]] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
-// CHECK-NEXT:     scf.for [[I:%i[_0-9]*]] = %c0 to [[N3]] step %c1 {
-// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %b{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
-// CHECK-NEXT:       memref.store [[V]], %c{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:     scf.for [[I:%i[_0-9]*]] = %c0 to %n3 step %c1 {
+// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %slot1_f32{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:       memref.store [[V]], %slot0_f32{{\[}}[[I]]] : memref<?xf32, strided<[1], offset: ?>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %k = memref.subview %arena_i64{{\[}}[[IOFF0]]] [%E] [1] : memref<?xi64> to memref<?xi64, strided<[1], offset: ?>>
 // CHECK-NEXT:     scf.for [[EV:%e[_0-9]*]] = %c0 to %E step %c1 {
 // CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %ei{{\[}}[[EV]]] : memref<?xi64>
-// CHECK-NEXT:       memref.store [[V]], %k{{\[}}[[EV]]] : memref<?xi64, strided<[1], offset: ?>>
+// CHECK-NEXT:       memref.store [[V]], %slot0_i64{{\[}}[[EV]]] : memref<?xi64, strided<[1], offset: ?>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %d = memref.subview %arena_f32{{\[}}[[OFF2]]] [%E] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
 // CHECK-NEXT:     scf.for [[EV:%e[_0-9]*]] = %c0 to %E step %c1 {
-// CHECK-NEXT:       %j = memref.load %k{{\[}}[[EV]]] : memref<?xi64, strided<[1], offset: ?>>
+// CHECK-NEXT:       %j = memref.load %slot0_i64{{\[}}[[EV]]] : memref<?xi64, strided<[1], offset: ?>>
 // CHECK-NEXT:       %ji = arith.index_cast %j : i64 to index
-// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %c[%ji] : memref<?xf32, strided<[1], offset: ?>>
-// CHECK-NEXT:       memref.store [[V]], %d{{\[}}[[EV]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %slot0_f32[%ji] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:       memref.store [[V]], %slot2_f32{{\[}}[[EV]]] : memref<?xf32, strided<[1], offset: ?>>
 // CHECK-NEXT:     }
 // CHECK-NEXT:     scf.for [[EV:%e[_0-9]*]] = %c0 to %E step %c1 {
-// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %d{{\[}}[[EV]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:       [[V:%v[_0-9]*]] = memref.load %slot2_f32{{\[}}[[EV]]] : memref<?xf32, strided<[1], offset: ?>>
 // CHECK-NEXT:       memref.store [[V]], %out0{{\[}}[[EV]]] : memref<?xf32>
 // CHECK-NEXT:     }
 // CHECK-NEXT:     func.return
@@ -130,6 +133,7 @@ func.func @f(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]},
 // GONE-LABEL: func.func @f(
 // GONE-NOT:   memref.alloc
 // GONE-NOT:   memref.dealloc
+// GONE-NOT:   {{%a\b}}
 // GONE-LABEL: func.func @f_arena_sizes(
 // GONE-NOT:   memref.alloc
 
