@@ -33,7 +33,7 @@ from pipeline.registry import all_passes, context
 STAGES: list[tuple[str, list[str]]] = [
     ("aten", ["canonicalize", "cse"]),
     ("tensorexpr", ["lower-aten-to-tensorexpr", "canonicalize", "cse"]),
-    ("fused", ["fuse-elementwise", "cse"]),
+    ("fused", ["fuse-elementwise", "transpose-operands", "cse"]),
     ("loops", ["lower-tensorexpr-to-loops", "approximate-math", "canonicalize", "cse", "plan-memory", "cse"]),
     ("llvm", LOOPS_TO_LLVM),
 ]

@@ -23,6 +23,12 @@ def _fuse_elementwise() -> type[ModulePass]:
     return FuseElementwisePass
 
 
+def _transpose_operands() -> type[ModulePass]:
+    from transforms.transpose_operands import TransposeOperandsPass
+
+    return TransposeOperandsPass
+
+
 def _approximate_math() -> type[ModulePass]:
     from transforms.approximate_math import ApproximateMathPass
 
@@ -39,6 +45,7 @@ TRANSFORM_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-aten-to-tensorexpr": _lower_aten,
     "lower-tensorexpr-to-loops": _lower_te,
     "fuse-elementwise": _fuse_elementwise,
+    "transpose-operands": _transpose_operands,
     "approximate-math": _approximate_math,
     "plan-memory": _plan_memory,
 }
