@@ -17,6 +17,18 @@ def _rename_c_library_clashes() -> type[ModulePass]:
     return RenameCLibraryClashesPass
 
 
+def _outline_parallel_loops() -> type[ModulePass]:
+    from codegen.outline_parallel_loops import OutlineParallelLoopsPass
+
+    return OutlineParallelLoopsPass
+
+
+def _define_parallel_launchers() -> type[ModulePass]:
+    from codegen.define_parallel_launchers import DefineParallelLaunchersPass
+
+    return DefineParallelLaunchersPass
+
+
 def _memref_alloc_to_malloc() -> type[ModulePass]:
     from codegen.convert_memref_alloc_to_malloc import ConvertMemRefAllocToMallocPass
 
@@ -61,6 +73,8 @@ def _func_to_llvm() -> type[ModulePass]:
 
 CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "rename-c-library-clashes": _rename_c_library_clashes,
+    "outline-parallel-loops": _outline_parallel_loops,
+    "define-parallel-launchers": _define_parallel_launchers,
     "convert-memref-alloc-to-malloc": _memref_alloc_to_malloc,
     "convert-index-to-i64": _index_to_i64,
     "convert-ptr-to-llvm-gep": _ptr_to_llvm_gep,
@@ -71,7 +85,8 @@ CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 }
 
 # Order matters: kernels named like libm functions are renamed before anything
-# declares libm functions; allocation before memref->ptr (it emits ptr views of malloc'd
+# declares libm functions; scf.parallel loops are outlined before scf-to-cf (which
+# does not know them), and their launchers defined once arguments are LLVM values; allocation before memref->ptr (it emits ptr views of malloc'd
 # memory); index->i64 after every pass that creates index arithmetic and before the
 # llvm ops that reject index; our convert-ptr-to-llvm-gep instead of xDSL's
 # convert-ptr-to-llvm (which emits ptrtoint/inttoptr, defeating vectorization, and
@@ -79,6 +94,7 @@ CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 # emits those); reconcile last (a no-op unless an earlier stage left casts).
 LOOPS_TO_LLVM: list[str] = [
     "rename-c-library-clashes",
+    "outline-parallel-loops",
     "convert-scf-to-cf",
     "convert-memref-alloc-to-malloc",
     "convert-memref-to-ptr{lower_func=true}",
@@ -89,6 +105,7 @@ LOOPS_TO_LLVM: list[str] = [
     "convert-arith-to-llvm",
     "convert-cf-to-llvm",
     "convert-func-to-llvm",
+    "define-parallel-launchers",
     "reconcile-unrealized-casts",
 ]
 

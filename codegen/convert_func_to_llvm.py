@@ -3,7 +3,8 @@
 Linkage: a public definition and every declaration get `external` linkage (xDSL's
 `llvm.func` defaults to `internal`, which O3 deletes and a shared library does not
 export); a private definition (a helper such as `@__codegen_ipowi_i64`) stays
-`internal`. Discardable attributes such as `llvm.emit_c_interface` are dropped: the
+`internal`. Discardable attributes `codegen.*` are kept (they are notes from one
+codegen pass to a later one); others such as `llvm.emit_c_interface` are dropped: the
 arguments are already plain pointers and integers, so the function *is* its C
 interface (`void f(int64_t n, float *x, ...)`).
 
@@ -77,6 +78,9 @@ class FuncToLLVM(RewritePattern):
             body=rewriter.move_region_contents_to_new_regions(op.body),
             other_props=other_props,
         )
+        for key, value in op.attributes.items():
+            if key.startswith("codegen."):  # for later codegen passes (parallel launchers)
+                new.attributes[key] = value
         rewriter.replace(op, new)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):

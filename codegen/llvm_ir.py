@@ -122,8 +122,10 @@ def translate(module: builtin.ModuleOp, target_machine: llvm.TargetMachine | Non
 
 def _apply_function_properties(module: builtin.ModuleOp, ir_module: ir.Module) -> None:
     """What xDSL's export drops: the linkage of each llvm.func (every function came
-    out external, so private helpers were exported), and argument names (`%n`, `%x`
-    from the SSA names) for readable IR."""
+    out external, so private helpers were exported), `noinline` where a codegen pass
+    asked for it (`codegen.noinline`: an outlined parallel loop, called from two
+    places, exists once), and argument names (`%n`, `%x` from the SSA names) for
+    readable IR."""
     for op in module.ops:
         if not isinstance(op, llvm_dialect.FuncOp) or not op.body.blocks:
             continue
@@ -131,6 +133,8 @@ def _apply_function_properties(module: builtin.ModuleOp, ir_module: ir.Module) -
         linkage = op.linkage.linkage.data
         if linkage != "external":
             fn.linkage = linkage
+        if "codegen.noinline" in op.attributes:
+            fn.attributes.add("noinline")
         taken: set[str] = set()
         for arg, value in zip(op.body.blocks[0].args, fn.args):
             hint = arg.name_hint

@@ -71,10 +71,11 @@ def link_shared_library(
     objects: Sequence[str | os.PathLike[str]],
     output: str | os.PathLike[str],
     *,
-    libraries: Sequence[str] = ("m",),
+    libraries: Sequence[str] = ("m", "gomp"),
     extra_flags: Sequence[str] = (),
 ) -> Path:
-    """`cc -shared -o output objects... -lm` (non-executable stack)."""
+    """`cc -shared -o output objects... -lm -lgomp` (non-executable stack); a library
+    no object calls is not linked (`--as-needed`: libgomp only for parallel loops)."""
     output = Path(output)
     cmd = [
         *c_compiler().split(),
@@ -84,6 +85,7 @@ def link_shared_library(
         *(str(o) for o in objects),
         "-Wl,-z,noexecstack",
         *extra_flags,
+        "-Wl,--as-needed",
         *(f"-l{lib}" for lib in libraries),
     ]
     result = subprocess.run(cmd, capture_output=True, text=True)

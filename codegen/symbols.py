@@ -25,13 +25,14 @@ RENAMED_PREFIX = "__codegen_renamed_"
 
 @functools.cache
 def load_runtime_libraries() -> tuple[str, ...]:
-    """Load libm and libgcc_s into LLVM's process symbol table (once per process).
+    """Load libm, libgcc_s and libgomp into LLVM's process symbol table (once per process).
 
     MCJIT resolves `expf`, `erff` & co there; libgcc_s has the `__powisf2` /
     `__powidf2` that `llvm.powi` with a variable exponent calls, which Python itself
-    does not load."""
+    does not load; libgomp is the OpenMP runtime of parallel loops (by soname: the
+    copy torch already loaded, if any, so both share one thread pool)."""
     loaded = []
-    for soname, short in (("libm.so.6", "m"), ("libgcc_s.so.1", "gcc_s")):
+    for soname, short in (("libm.so.6", "m"), ("libgcc_s.so.1", "gcc_s"), ("libgomp.so.1", "gomp")):
         for candidate in (soname, ctypes.util.find_library(short)):
             if not candidate:
                 continue

@@ -46,11 +46,20 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.traits import IsTerminator, Pure, RecursivelySpeculatable
+from xdsl.pattern_rewriter import RewritePattern
+from xdsl.traits import HasCanonicalizationPatternsTrait, IsTerminator, Pure, RecursivelySpeculatable
 from xdsl.utils.exceptions import VerifyException
 
 REDUCE_KINDS = ("add", "mul", "max", "min")
 SCATTER_KINDS = ("add", "assign")
+
+
+def static_extent(v: SSAValue) -> int | None:
+    """The size an extent stands for when it is an index constant; None for a symbol."""
+    owner = v.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
 
 
 def _check_body(op: IRDLOperation, block: Block, n_args: int, what: str) -> None:
@@ -83,6 +92,22 @@ def _check_yield(op: IRDLOperation, block: Block, elem: Attribute) -> None:
         )
 
 
+class _ReduceCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from dialects.tensorexpr_canonicalization import DropUnitReductionExtents
+
+        return (DropUnitReductionExtents(),)
+
+
+class _ScatterCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from dialects.tensorexpr_canonicalization import AssignEverywhereIsCompute
+
+        return (AssignEverywhereIsCompute(),)
+
+
 class _DefinesTensor(IRDLOperation):
     irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
     result = result_def(TensorType[Attribute])
@@ -96,6 +121,10 @@ class _DefinesTensor(IRDLOperation):
     def element_type(self) -> Attribute:
         assert isinstance(self.result.type, TensorType)
         return self.result.type.get_element_type()
+
+    def space(self) -> list[SSAValue]:
+        """The extents of the body's index arguments, in order."""
+        return list(self.operands[len(self.operands) - len(self.body.block.args):])
 
 
 @irdl_op_definition
@@ -125,6 +154,7 @@ class ReduceOp(_DefinesTensor):
     """out[i] = combine over r of body(i, r); `kind` is add, mul, max or min."""
 
     name = "te.reduce"
+    traits = traits_def(Pure(), RecursivelySpeculatable(), _ReduceCanonicalization())
     kind = prop_def(StringAttr)
     extents = var_operand_def(IndexType)
     reduce_extents = var_operand_def(IndexType)
@@ -162,6 +192,7 @@ class ScatterOp(_DefinesTensor):
     body names where and what; `kind` add accumulates, assign overwrites."""
 
     name = "te.scatter"
+    traits = traits_def(Pure(), RecursivelySpeculatable(), _ScatterCanonicalization())
     kind = prop_def(StringAttr)
     base = operand_def(TensorType[Attribute])
     extents = var_operand_def(IndexType)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import operator
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -33,7 +34,7 @@ from pipeline.registry import all_passes, context
 STAGES: list[tuple[str, list[str]]] = [
     ("aten", ["canonicalize", "cse"]),
     ("tensorexpr", ["lower-aten-to-tensorexpr", "canonicalize", "cse"]),
-    ("fused", ["fuse-elementwise", "transpose-operands", "cse"]),
+    ("fused", ["fuse-elementwise", "transpose-operands", "cse", "schedule"]),
     ("loops", ["lower-tensorexpr-to-loops", "approximate-math", "canonicalize", "cse", "plan-memory", "cse"]),
     ("llvm", LOOPS_TO_LLVM),
 ]
@@ -68,12 +69,19 @@ class CompiledFunction:
     jit: JitModule
     stages: dict[str, str]
     timings: dict[str, float] = field(default_factory=dict)
+    num_threads: int = field(default_factory=lambda: len(os.sched_getaffinity(0)))
+    """Threads the parallel loops may use (default: every core this process may run on)."""
+    profile_nests: list[str] = field(default_factory=list)
+    """With `compile(..., profile=True)`: what each timed loop nest computes."""
 
     def __post_init__(self) -> None:
         self._native = self.jit.function(self.name)
         self._arena_sizes = self.jit.function(f"{self.name}_arena_sizes") if self.arenas else None
         self._weight_ptrs = [w.data_ptr() for w in self.weights]
         self._local = threading.local()  # arenas are per thread: calls may run concurrently
+        self._profile = torch.zeros(len(self.profile_nests), dtype=torch.float64)
+        self._profile_args = [self._profile.data_ptr()] if self.profile_nests else []
+        self._calls = 0
 
     def workspace(self, symbols: Sequence[int]) -> list[torch.Tensor]:
         """The arenas for these sizes, kept for the next call of the same sizes."""
@@ -91,6 +99,15 @@ class CompiledFunction:
     def workspace_bytes(self, symbols: Sequence[int]) -> int:
         """Bytes of temporaries one call needs at these sizes (the planned peak)."""
         return sum(a.numel() * a.element_size() for a in self.workspace(symbols)) if self.arenas else 0
+
+    def profile(self) -> list[tuple[str, float]]:
+        """(loop nest, mean seconds per call) over the calls so far, slowest first;
+        only for `compile(..., profile=True)`."""
+        if not self.profile_nests:
+            raise ValueError(f"{self.name} was not compiled with profile=True")
+        per_call = (self._profile / max(self._calls, 1)).tolist()
+        nests = [f"nest {k}: {text}" for k, text in enumerate(self.profile_nests)]
+        return sorted(zip(nests, per_call), key=lambda p: -p[1])
 
     def ir(self, stage: str) -> str:
         """The text of a stage: one of `STAGE_NAMES`."""
@@ -128,7 +145,9 @@ class CompiledFunction:
         symbols = [sizes[s[0]] for s in self.symbols]
         arenas = self.workspace(symbols) if self.arenas else []
         self._native(*symbols, *[t.data_ptr() for t in tensors], *self._weight_ptrs,
-                     *[o.data_ptr() for o in outs], ctypes.addressof(status), *[a.data_ptr() for a in arenas])
+                     *[o.data_ptr() for o in outs], ctypes.addressof(status), self.num_threads,
+                     *self._profile_args, *[a.data_ptr() for a in arenas])
+        self._calls += 1
         if status.value:
             raise IndexError(f"{self.name}: {self.sites[status.value - 1]}: an index is out of range")
         if args and all(isinstance(a, np.ndarray) for a in args):
@@ -183,16 +202,19 @@ def compile(
     dynamic_shapes: Any = None,
     *,
     dump_dir: str | Path | None = None,
+    profile: bool = False,
 ) -> CompiledFunction:
-    """Capture `fn` (forward + autograd.grad) once and compile it to native code."""
+    """Capture `fn` (forward + autograd.grad) once and compile it to native code.
+    `profile=True` times every loop nest (see `CompiledFunction.profile`)."""
     start = time.perf_counter()
     captured = capture(fn, example_args, dynamic_shapes)
     timings = {"capture_s": time.perf_counter() - start}
-    return compile_captured(captured, dump_dir=dump_dir, timings=timings)
+    return compile_captured(captured, dump_dir=dump_dir, timings=timings, profile=profile)
 
 
 def compile_captured(
     captured: Captured, *, dump_dir: str | Path | None = None, timings: dict[str, float] | None = None,
+    profile: bool = False,
 ) -> CompiledFunction:
     timings = dict(timings or {})
     dumps = _Dumps(dump_dir)
@@ -210,6 +232,8 @@ def compile_captured(
     available = all_passes()
     signature: tuple[list[str], list[str], list[torch.dtype]] = ([], [], [])
     for stage, passes in STAGES:
+        if profile and stage == "loops":
+            passes = [p for q in passes for p in ([q, "profile-loops"] if q == "lower-tensorexpr-to-loops" else [q])]
         start = time.perf_counter()
         pipeline = PassPipeline.parse_spec(available, ",".join(passes), dumps.callback)
         pipeline.apply(ctx, module)
@@ -217,7 +241,7 @@ def compile_captured(
         timings[f"{stage}_s"] = time.perf_counter() - start
         if stage == "loops":
             signature = _loop_signature(module)
-
+            nests = [a.data for o in module.ops for a in o.attributes.get("loops.profile_nests", ArrayAttr([]))]
     start = time.perf_counter()
     compiled = compile_llvm(module, target_machine=host_target_machine(jit=True))
     stages["ll"], stages["opt.ll"] = compiled.ir_before, compiled.ir_after
@@ -241,6 +265,7 @@ def compile_captured(
         jit=jit,
         stages=stages,
         timings=timings,
+        profile_nests=nests if profile else [],
     )
 
 

@@ -29,6 +29,18 @@ def _transpose_operands() -> type[ModulePass]:
     return TransposeOperandsPass
 
 
+def _schedule() -> type[ModulePass]:
+    from transforms.schedule import SchedulePass
+
+    return SchedulePass
+
+
+def _profile_loops() -> type[ModulePass]:
+    from transforms.profile_loops import ProfileLoopsPass
+
+    return ProfileLoopsPass
+
+
 def _approximate_math() -> type[ModulePass]:
     from transforms.approximate_math import ApproximateMathPass
 
@@ -46,6 +58,8 @@ TRANSFORM_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-tensorexpr-to-loops": _lower_te,
     "fuse-elementwise": _fuse_elementwise,
     "transpose-operands": _transpose_operands,
+    "schedule": _schedule,
+    "profile-loops": _profile_loops,
     "approximate-math": _approximate_math,
     "plan-memory": _plan_memory,
 }

@@ -7,11 +7,14 @@ producers, and the gather -> per-edge math -> scatter chains of message passing
 (the per-edge E x F intermediates vanish into the scatter's loop over edges).
 
 Cost model: inlining a producer into k load sites evaluates its body k times per
-element instead of once, and a load whose indices do not use every loop index of
-its consumer re-evaluates the same element on every iteration of the loops it
-ignores (a matmul operand). A producer is inlined when that recomputation is free
-(one site, no reuse) or cheap (its body costs at most `max_recompute` units per
-extra evaluation); transcendental math costs more than arithmetic.
+element instead of once, and a load whose indices ignore some loop index of its
+consumer re-evaluates the same element on every iteration of the loops it ignores
+(a matmul operand; loops of extent 1 do not count). Materializing costs a store
+and k loads of the whole tensor, which for per-edge tensors means main memory.
+So: a body of one read (constant, view, broadcast) always inlines; a re-read site
+takes only a very cheap body; otherwise up to `max_consumers` sites take a body
+whose extra evaluations cost at most `max_recompute` units (arithmetic and loads 1,
+transcendental math and division 8).
 """
 
 from __future__ import annotations
@@ -20,31 +23,18 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import tensorexpr as te
+from transforms.cost_model import body_cost
 
-EXPENSIVE = (xmath.ExpOp, xmath.LogOp, xmath.Log1pOp, xmath.ExpM1Op, xmath.TanhOp, xmath.SinOp,
-             xmath.CosOp, xmath.ErfOp, xmath.PowFOp, xmath.Atan2Op, xmath.SqrtOp, xmath.RsqrtOp)
-
-
-def body_cost(op: te.ComputeOp) -> int:
-    """Units of work to evaluate one element: loads and arithmetic 1, math 8."""
-    cost = 0
-    for inner in op.body.block.ops:
-        if isinstance(inner, te.YieldOp) or inner.name == "arith.constant":
-            continue
-        cost += 8 if isinstance(inner, EXPENSIVE) or inner.name in ("arith.divf", "arith.divsi") else 1
-    return cost
-
-
-def uses_every_index(load: te.LoadOp) -> bool:
-    """Whether the load's indices depend on every index of the body it sits in,
-    so each element it reads is read once (no reuse across an ignored loop)."""
+def reuse_factor(load: te.LoadOp) -> int | None:
+    """How often the consumer reads each element this load reads: the product of the
+    extents of the consumer's indices that the load's indices ignore (a matmul operand
+    is read once per output column). None when an ignored extent is a size symbol."""
     block = load.parent_block()
     assert block is not None
     seen: set[SSAValue] = set()
@@ -56,7 +46,16 @@ def uses_every_index(load: te.LoadOp) -> bool:
         seen.add(v)
         if isinstance(v.owner, Operation) and v.owner.parent_block() is block:
             stack.extend(v.owner.operands)
-    return all(a in seen for a in block.args)
+    consumer = block.parent_op()
+    assert isinstance(consumer, (te.ComputeOp, te.ReduceOp, te.ScatterOp))
+    factor = 1
+    for arg, extent in zip(block.args, consumer.space()):
+        if arg not in seen:
+            n = te.static_extent(extent)
+            if n is None:
+                return None
+            factor *= n
+    return factor
 
 
 def inline_at(producer: te.ComputeOp, load: te.LoadOp) -> None:
@@ -76,8 +75,17 @@ def inline_at(producer: te.ComputeOp, load: te.LoadOp) -> None:
 class FuseElementwisePass(ModulePass):
     name = "fuse-elementwise"
 
-    max_recompute: int = 3
-    """Inline a producer with several load sites if its body costs at most this."""
+    max_recompute: int = 32
+    """Units of extra work allowed to save a buffer read by several consumers: a
+    buffer costs a store and a load per consumer, slow once it leaves the cache,
+    while vectorized arithmetic is cheap (Inductor inlines similar amounts)."""
+
+    max_consumers: int = 4
+    """Never evaluate a body at more load sites than this."""
+
+    max_reused_cost: int = 3
+    """Inline into a site that re-reads each element (a matmul operand) only bodies
+    this cheap: the body runs once per read, not once per element."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in op.ops:
@@ -97,8 +105,9 @@ class FuseElementwisePass(ModulePass):
         if not uses or not all(isinstance(u.operation, te.LoadOp) and u.index == 0 for u in uses):
             return False  # returned, a scatter base, or unused
         cost = body_cost(producer)
-        reused = not all(uses_every_index(u.operation) for u in uses)  # type: ignore[arg-type]
-        if reused:  # the consumer reads each element many times: recompute only cheap ones
-            return cost <= self.max_recompute and len(uses) == 1
-        return len(uses) == 1 or cost <= self.max_recompute
-
+        if cost <= 1:  # a constant, a view or a broadcast: evaluating it is one read
+            return True
+        if any(reuse_factor(u.operation) != 1 for u in uses):  # type: ignore[arg-type]
+            return cost <= self.max_reused_cost and len(uses) == 1
+        return len(uses) == 1 or (
+            len(uses) <= self.max_consumers and cost * (len(uses) - 1) <= self.max_recompute)

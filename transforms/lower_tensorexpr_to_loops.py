@@ -3,9 +3,12 @@
 Every tensor becomes a flat buffer (`memref<?xf32>`, row-major) indexed by explicit
 `index` arithmetic, so the memref-to-pointer lowering only ever sees 1-d accesses
 whatever the symbolic shape. The function takes, in order: the size symbols, the
-input buffers, the weight buffers, the output buffers it must fill, and a status
-buffer where an out-of-range index records its site (see `te.index_sites`).
-One buffer per tensor, freed at the end: the unfused baseline.
+input buffers, the weight buffers, the output buffers it must fill, a status
+buffer where an out-of-range index records its site (see `te.index_sites`), and
+the number of threads its parallel loops may use (0: the OpenMP default).
+One buffer per tensor, freed at the end (plan-memory makes them arena slots).
+The loops follow the schedule's attributes: `te.order` (loop order) and
+`te.parallel` (the outermost loop becomes an scf.parallel).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
+    DenseArrayBase,
     DictionaryAttr,
     IndexType,
     IntegerAttr,
@@ -29,7 +33,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i32,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -96,6 +100,8 @@ class _FunctionLowering:
             attrs.append(DictionaryAttr({**at.data, "loops.output": IntegerAttr(k, 64)}))
         types.append(MemRefType(i32, [DYNAMIC_INDEX]))
         attrs.append(DictionaryAttr({"loops.status": UnitAttr()}))
+        types.append(IndexType())
+        attrs.append(DictionaryAttr({"loops.num_threads": UnitAttr()}))
 
         block = Block(arg_types=types)
         for new, a in zip(block.args, list(old.args)):
@@ -104,11 +110,12 @@ class _FunctionLowering:
         self.weight_args = dict(zip(weights, block.args[n_in:n_in + len(weights)]))
         for w, a in self.weight_args.items():
             a.name_hint = "w_" + "".join(c if c.isalnum() else "_" for c in w)
-        outs = block.args[n_in + len(weights):-1]
+        outs = block.args[n_in + len(weights):-2]
         for k, o in enumerate(outs):
             o.name_hint = f"out{k}"
-        self.status = block.args[-1]
+        self.status = block.args[-2]
         self.status.name_hint = "status"
+        block.args[-1].name_hint = "num_threads"
         self.b = Builder(InsertPoint.at_end(block))
         self.zero = self.b.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
         self.one = self.b.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
@@ -180,30 +187,43 @@ class _FunctionLowering:
 
     def nest(
         self, b: Builder, extents: Sequence[SSAValue], body: Callable[[Builder, list[SSAValue]], None],
-        ivs: list[SSAValue] | None = None,
+        ivs: list[SSAValue] | None = None, enter: Callable[[Builder, list[SSAValue]], None] | None = None,
+        parallel: int | None = None,
     ) -> None:
-        """for i0 < e0: for i1 < e1: ... body(ivs)."""
+        """for i0 < e0: for i1 < e1: ... body(ivs); `enter(b, ivs)` runs first in
+        every loop (the place for code that depends only on the ivs so far). With
+        `parallel`, the outermost loop is an scf.parallel whose iterations go to
+        threads in chunks of at least that many (`loops.min_chunk`)."""
         ivs = ivs or []
         if not extents:
             body(b, ivs)
             return
         block = Block(arg_types=[IndexType()])
         inner = Builder(InsertPoint.at_end(block))
-        self.nest(inner, extents[1:], body, ivs + [block.args[0]])
-        inner.insert(scf.YieldOp())
-        b.insert(scf.ForOp(self.zero, extents[0], self.one, [], Region(block)))
+        if enter:
+            enter(inner, ivs + [block.args[0]])
+        self.nest(inner, extents[1:], body, ivs + [block.args[0]], enter)
+        if parallel is None:
+            inner.insert(scf.YieldOp())
+            b.insert(scf.ForOp(self.zero, extents[0], self.one, [], Region(block)))
+            return
+        inner.insert(scf.ReduceOp())
+        loop = b.insert(scf.ParallelOp([self.zero], [extents[0]], [self.one], Region(block)))
+        loop.attributes["loops.min_chunk"] = IntegerAttr(parallel, 64)
 
     def reduce_nest(
         self, b: Builder, extents: Sequence[SSAValue], init: SSAValue,
-        step: Callable[[Builder, list[SSAValue], SSAValue], SSAValue], ivs: list[SSAValue] | None = None,
+        step: Callable[[Builder, list[SSAValue], SSAValue], SSAValue], ivs: list[SSAValue],
+        enter: Callable[[Builder, list[SSAValue]], None],
     ) -> SSAValue:
-        """acc = init; for ...: acc = step(ivs, acc); the final acc."""
-        ivs = ivs or []
+        """acc = init; for ...: acc = step(ivs, acc); the final acc. `ivs` starts
+        with those of the enclosing loops; `enter` as for `nest`."""
         if not extents:
             return step(b, ivs, init)
         block = Block(arg_types=[IndexType(), init.type])
         inner = Builder(InsertPoint.at_end(block))
-        acc = self.reduce_nest(inner, extents[1:], block.args[1], step, ivs + [block.args[0]])
+        enter(inner, ivs + [block.args[0]])
+        acc = self.reduce_nest(inner, extents[1:], block.args[1], step, ivs + [block.args[0]], enter)
         inner.insert(scf.YieldOp(acc))
         return b.insert(scf.ForOp(self.zero, extents[0], self.one, [init], Region(block))).results[0]
 
@@ -250,24 +270,18 @@ class _FunctionLowering:
     def extents(self, op: te.ComputeOp | te.ReduceOp | te.ScatterOp) -> list[SSAValue]:
         return [self.values[e] for e in op.extents]
 
-    def body(self, b: Builder, block: Block, ivs: list[SSAValue]) -> tuple[Operation, dict[SSAValue, SSAValue]]:
-        """Emit a te body with its block arguments bound to ivs; return its terminator."""
-        mapping = dict(self.values)
-        mapping.update(zip(block.args, ivs))
-        for op in block.ops:
-            if isinstance(op, (te.YieldOp, te.UpdateOp)):
-                return op, mapping
-            if isinstance(op, te.LoadOp):
-                buf = self.buffers[op.tensor]
-                at = self.linear(b, [mapping[i] for i in op.indices], buf.extents)
-                mapping[op.result] = b.insert(memref.LoadOp.get(buf.memref, [at])).res
-            elif isinstance(op, te.IndexOp):
-                mapping[op.result] = self.checked_index(b, op, mapping)
-            else:
-                clone = op.clone(value_mapper=mapping)
-                b.insert(clone)
-                mapping.update(zip(op.results, clone.results))
-        raise LoweringError("te body without terminator")
+    def emit(self, b: Builder, op: Operation, mapping: dict[SSAValue, SSAValue]) -> None:
+        """One op of a te body, its operands looked up in `mapping`."""
+        if isinstance(op, te.LoadOp):
+            buf = self.buffers[op.tensor]
+            at = self.linear(b, [mapping[i] for i in op.indices], buf.extents)
+            mapping[op.result] = b.insert(memref.LoadOp.get(buf.memref, [at])).res
+        elif isinstance(op, te.IndexOp):
+            mapping[op.result] = self.checked_index(b, op, mapping)
+        else:
+            clone = op.clone(value_mapper=mapping)
+            b.insert(clone)
+            mapping.update(zip(op.results, clone.results))
 
     def checked_index(self, b: Builder, op: te.IndexOp, mapping: dict[SSAValue, SSAValue]) -> SSAValue:
         i = b.insert(arith.IndexCastOp(mapping[op.value], IndexType())).result
@@ -288,60 +302,59 @@ class _FunctionLowering:
     def lower_compute(self, op: te.ComputeOp) -> None:
         extents = self.extents(op)
         buf = self.allocate(op.result, extents)
+        order = _order(op)
+        body = _Body(self, op.body.block, [op.body.block.args[d] for d in order])
 
-        def body(b: Builder, ivs: list[SSAValue]) -> None:
-            term, mapping = self.body(b, op.body.block, ivs)
-            assert isinstance(term, te.YieldOp)
-            b.insert(memref.StoreOp.get(mapping.get(term.value, term.value), buf.memref, [self.linear(b, ivs, extents)]))
+        def store(b: Builder, ivs: list[SSAValue]) -> None:
+            at = self.linear(b, _unpermute(ivs, order), extents)
+            b.insert(memref.StoreOp.get(body.result(), buf.memref, [at]))
 
-        self.nest(self.b, extents, body)
+        body.enter(self.b, [])
+        self.nest(self.b, [extents[d] for d in order], store, enter=body.enter, parallel=_parallel(op))
 
     def lower_reduce(self, op: te.ReduceOp) -> None:
+        """Reduction loops inside the output loops carry the accumulator in iter_args
+        (a dot product); output loops inside reduction loops (the order the schedule
+        gives `x @ B`) accumulate in the output buffer, set to the identity first."""
         extents = self.extents(op)
-        red = [self.values[e] for e in op.reduce_extents]
+        space = extents + [self.values[e] for e in op.reduce_extents]
+        rank = len(extents)
         buf = self.allocate(op.result, extents)
-        kind = op.kind.data
-        et = op.element_type()
-        inner = _accumulating_dims(op, extents, red)
-        if inner:
-            self.lower_reduce_accumulating(op, buf, extents, red, inner)
+        kind, et = op.kind.data, op.element_type()
+        order = _order(op)
+        body = _Body(self, op.body.block, [op.body.block.args[d] for d in order])
+        outer = next((k for k, d in enumerate(order) if d >= rank), len(order))  # loops before the first reduction
+        dims = order[outer:]
+        body.enter(self.b, [])
+
+        if all(d >= rank for d in dims):  # reduction loops innermost
+            def step(b: Builder, ivs: list[SSAValue], acc: SSAValue) -> SSAValue:
+                return _combine(b, kind, acc, body.result(), reassociate=True)
+
+            def reduce(b: Builder, ivs: list[SSAValue]) -> None:
+                result = self.reduce_nest(b, [space[d] for d in dims], _identity(b, kind, et), step, ivs, body.enter)
+                at = self.linear(b, _unpermute(ivs, order[:outer]), extents)
+                b.insert(memref.StoreOp.get(result, buf.memref, [at]))
+
+            self.nest(self.b, [space[d] for d in order[:outer]], reduce, enter=body.enter, parallel=_parallel(op))
             return
 
-        def body(b: Builder, ivs: list[SSAValue]) -> None:
-            init = _identity(b, kind, et)
+        inner = [d for d in dims if d < rank]  # output dims inside the reduction
 
-            def step(bb: Builder, rivs: list[SSAValue], acc: SSAValue) -> SSAValue:
-                term, mapping = self.body(bb, op.body.block, ivs + rivs)
-                assert isinstance(term, te.YieldOp)
-                return _combine(bb, kind, acc, mapping.get(term.value, term.value), reassociate=True)
-
-            result = self.reduce_nest(b, red, init, step)
-            b.insert(memref.StoreOp.get(result, buf.memref, [self.linear(b, ivs, extents)]))
-
-        self.nest(self.b, extents, body)
-
-    def lower_reduce_accumulating(
-        self, op: te.ReduceOp, buf: _Buffer, extents: list[SSAValue], red: list[SSAValue], inner: list[int],
-    ) -> None:
-        """Loops (dynamic output dims, reduction dims, static output dims): the
-        innermost loop runs along contiguous output elements and vectorizes, as the
-        i-k-j order of a matmul does; partial results accumulate in the buffer."""
-        kind, et = op.kind.data, op.element_type()
-        outer = [d for d in range(len(extents)) if d not in inner]
-        self.nest(self.b, extents, lambda b, ivs: b.insert(
-            memref.StoreOp.get(_identity(b, kind, et), buf.memref, [self.linear(b, ivs, extents)])))
-
-        def body(b: Builder, ivs: list[SSAValue]) -> None:
-            out: list[SSAValue] = [self.zero] * len(extents)
-            for d, iv in zip(outer + inner, ivs[:len(outer)] + ivs[len(outer) + len(red):]):
-                out[d] = iv
-            term, mapping = self.body(b, op.body.block, out + ivs[len(outer):len(outer) + len(red)])
-            assert isinstance(term, te.YieldOp)
-            at = self.linear(b, out, extents)
+        def accumulate(b: Builder, ivs: list[SSAValue]) -> None:
+            at = self.linear(b, _unpermute(ivs, order, rank), extents)
             old = b.insert(memref.LoadOp.get(buf.memref, [at])).res
-            b.insert(memref.StoreOp.get(_combine(b, kind, old, mapping.get(term.value, term.value)), buf.memref, [at]))
+            b.insert(memref.StoreOp.get(_combine(b, kind, old, body.result()), buf.memref, [at]))
 
-        self.nest(self.b, [extents[d] for d in outer] + red + [extents[d] for d in inner], body)
+        def reduce(b: Builder, ivs: list[SSAValue]) -> None:
+            def init(bb: Builder, inner_ivs: list[SSAValue]) -> None:
+                at = self.linear(bb, _unpermute(ivs + inner_ivs, order[:outer] + inner), extents)
+                bb.insert(memref.StoreOp.get(_identity(bb, kind, et), buf.memref, [at]))
+
+            self.nest(b, [space[d] for d in inner], init)
+            self.nest(b, [space[d] for d in dims], accumulate, ivs, body.enter)
+
+        self.nest(self.b, [space[d] for d in order[:outer]], reduce, enter=body.enter, parallel=_parallel(op))
 
     def lower_scatter(self, op: te.ScatterOp) -> None:
         base = self.buffers[op.base]
@@ -355,44 +368,91 @@ class _FunctionLowering:
             buf = self.allocate(op.result, base.extents)
             self.copy(base, buf.memref)
         kind = op.kind.data
+        order = _order(op)
+        body = _Body(self, op.body.block, [op.body.block.args[d] for d in order])
 
-        def body(b: Builder, ivs: list[SSAValue]) -> None:
-            term, mapping = self.body(b, op.body.block, ivs)
+        def update(b: Builder, ivs: list[SSAValue]) -> None:
+            term = body.terminator
             assert isinstance(term, te.UpdateOp)
-            at = self.linear(b, [mapping[i] for i in term.indices], buf.extents)
-            value = mapping.get(term.value, term.value)
+            at = self.linear(b, [body.value(i) for i in term.indices], buf.extents)
+            value = body.value(term.value)
             if kind == "add":
                 old = b.insert(memref.LoadOp.get(buf.memref, [at])).res
                 value = _combine(b, "add", old, value)
             b.insert(memref.StoreOp.get(value, buf.memref, [at]))
 
-        self.nest(self.b, self.extents(op), body)
+        body.enter(self.b, [])
+        self.nest(self.b, [self.extents(op)[d] for d in order], update, enter=body.enter)
 
 
-def _static(v: SSAValue) -> int | None:
-    if isinstance(v.owner, arith.ConstantOp) and isinstance(v.owner.value, IntegerAttr):
-        return v.owner.value.value.data
-    return None
+def _order(op: te.ComputeOp | te.ReduceOp | te.ScatterOp) -> list[int]:
+    """The body's arguments in loop order, outermost first (`te.order`, set by `schedule`)."""
+    order = op.attributes.get("te.order")
+    n = len(op.body.block.args)
+    if order is None:
+        return list(range(n))
+    assert isinstance(order, DenseArrayBase)
+    values = [int(v) for v in order.get_values()]
+    if sorted(values) != list(range(n)):
+        raise LoweringError(f"lower-tensorexpr-to-loops: {op.name} te.order {values} is not a permutation of 0..{n - 1}")
+    return values
 
 
-def _accumulating_dims(op: te.ReduceOp, extents: list[SSAValue], red: list[SSAValue]) -> list[int]:
-    """The output dims to put inside the reduction loops (the schedule of `x @ B`
-    and of column sums): the static dims, when the last one is long enough to
-    vectorize, the reduction is not a short static one (a norm over xyz), and the
-    loads run contiguously along the last output dim at least as often as along a
-    reduction dim (`x @ W.T` reads both operands along k: it stays a dot product)."""
-    if not extents or (_static(extents[-1]) or 0) < 8:
-        return []
-    if all(_static(r) is not None and _static(r) < 8 for r in red):  # type: ignore[operator]
-        return []
-    args = op.body.block.args
-    last_out, reduction = args[len(extents) - 1], set(args[len(extents):])
-    lasts = [o.indices[-1] for o in op.body.block.walk() if isinstance(o, te.LoadOp) and o.indices]
-    along_out = sum(1 for v in lasts if v is last_out)
-    along_red = sum(1 for v in lasts if v in reduction)
-    if along_out == 0 or along_out < along_red:
-        return []
-    return [d for d, e in enumerate(extents) if _static(e) is not None]
+def _parallel(op: te.ComputeOp | te.ReduceOp | te.ScatterOp) -> int | None:
+    """The minimum chunk of a parallel outermost loop (`te.parallel`), or None."""
+    chunk = op.attributes.get("te.parallel")
+    return chunk.value.data if isinstance(chunk, IntegerAttr) else None
+
+
+def _unpermute(ivs: Sequence[SSAValue], dims: Sequence[int], rank: int | None = None) -> list[SSAValue]:
+    """The ivs of loops over `dims` (in loop order), as indices of the first
+    `rank` dims in dim order (the output dims, for a linear index)."""
+    rank = len(dims) if rank is None else rank
+    out: list[SSAValue | None] = [None] * rank
+    for d, iv in zip(dims, ivs):
+        if d < rank:
+            out[d] = iv
+    assert all(v is not None for v in out)
+    return out  # type: ignore[return-value]
+
+
+class _Body:
+    """A te body emitted into a loop nest, each op in the outermost loop where its
+    operands exist: a gather's index check runs once per edge, not once per edge
+    and feature, and leaves the inner loop free to vectorize. The terminator's
+    operands are emitted innermost, where the caller uses them."""
+
+    def __init__(self, lowering: _FunctionLowering, block: Block, order: list[BlockArgument]):
+        self.lowering = lowering
+        self.block = block
+        self.order = order  # the block arguments in loop order, outermost first
+        self.terminator = block.last_op
+        self.mapping: dict[SSAValue, SSAValue] = dict(lowering.values)
+        self.pending = [o for o in block.ops if o is not self.terminator]
+
+    def bound(self, v: SSAValue) -> bool:
+        inside = (v.owner is self.block if isinstance(v, BlockArgument)
+                  else isinstance(v.owner, Operation) and v.owner.parent_block() is self.block)
+        return not inside or v in self.mapping
+
+    def enter(self, b: Builder, ivs: list[SSAValue]) -> None:
+        """The loops of the first len(ivs) arguments are open: emit what now can be."""
+        self.mapping.update(zip(self.order, ivs))
+        waiting = []
+        for op in self.pending:
+            if all(self.bound(v) for v in op.operands):
+                self.lowering.emit(b, op, self.mapping)
+            else:
+                waiting.append(op)
+        self.pending = waiting
+
+    def value(self, v: SSAValue) -> SSAValue:
+        return self.mapping.get(v, v)
+
+    def result(self) -> SSAValue:
+        """The value a te.yield yields."""
+        assert isinstance(self.terminator, te.YieldOp)
+        return self.value(self.terminator.value)
 
 
 def _identity(b: Builder, kind: str, t: Attribute) -> SSAValue:

@@ -120,9 +120,10 @@ class PlanMemoryPass(ModulePass):
             free.buffers.append(alloc)
 
         # the body: one noalias argument per slot, so LLVM knows the slots never overlap
-        symbol_args = [a for a in block.args if isinstance(a.type, IndexType)]
         outer_types = [a.type for a in block.args]
         outer_attrs = list(fn.arg_attrs.data) if fn.arg_attrs else [DictionaryAttr({})] * len(outer_types)
+        symbol_args = [a for a, d in zip(block.args, outer_attrs)
+                       if isinstance(a.type, IndexType) and "loops.num_threads" not in d.data]
         view_type = {e: MemRefType(e, [DYNAMIC_INDEX], StridedLayoutAttr([1], None)) for e in slots}
         for elem, elem_slots in slots.items():
             for k, slot in enumerate(elem_slots):

@@ -7,11 +7,11 @@
 # RUN: cat %t/*.json | filecheck %s --check-prefix=JSON
 # RUN: nm -D --defined-only %t/*.so | filecheck %s --check-prefix=SYM
 
-# The kernel: sizes, inputs, weights, outputs, status, workspace arenas, in that order;
-# and the function that sizes the arenas.
+# The kernel: sizes, inputs, weights, outputs, status, thread count, workspace arenas,
+# in that order; and the function that sizes the arenas.
 # LL: define void @"[[FN:[a-z_]+]]"(i64 %"N", i64 %"E", ptr noalias %"pos", ptr noalias %"edge_index",
 # LL-SAME: ptr noalias %"w_{{[^"]+}}", ptr noalias %"w_{{[^"]+}}",
-# LL-SAME: ptr noalias %"out0", ptr noalias %"out1", ptr noalias %"status"{{(, ptr noalias %"arena_[a-z0-9]+")*}})
+# LL-SAME: ptr noalias %"out0", ptr noalias %"out1", ptr noalias %"status", i64 %"num_threads"{{(, ptr noalias %"arena_[a-z0-9]+")*}})
 # LL: define void @"[[FN]]_arena_sizes"(i64 %"N", i64 %"E", ptr noalias %"sizes")
 
 # H: #ifndef [[GUARD:[A-Z_]+]]_H

@@ -1,6 +1,7 @@
 """The four example models, compiled to native code, against eager PyTorch.
 
-Energy and forces at N in {1, 7, 100, 2000} atoms (traced at 23), in f32 and f64;
+Energy and forces at N in {1, 7, 100, 2000} atoms (traced at 23), in f32 and f64,
+on 1 and 2 threads (parallel loops split rows across threads at the larger sizes);
 the training variants' loss and parameter gradients (a double backward).
 """
 
@@ -31,7 +32,10 @@ def test_energy_forces(model_name: str, dtype: torch.dtype) -> None:
     fn, make, native = compiled(model_name, False, dtype)
     for n in ATOMS:
         inputs = make(n, dtype, 1000 + n)
-        assert_close(native(*inputs.values()), fn(*inputs.values()), dtype, f"{model_name} N={n}")
+        want = fn(*inputs.values())
+        for threads in (1, 2):
+            native.num_threads = threads
+            assert_close(native(*inputs.values()), want, dtype, f"{model_name} N={n} threads={threads}")
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])

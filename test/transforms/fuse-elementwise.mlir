@@ -5,11 +5,13 @@
 // replaced, at each load, by its own body evaluated at the load's indices (the
 // consumer's block arguments stand for the producer's), and erased. Cost model
 // (body_cost: a load or an arith op is 1 unit, math.exp / tanh / ... and divf are
-// 8, constants are free): one load site without reuse always fuses; several sites
-// (or a site whose indices ignore a loop index of its consumer: a matmul operand,
-// read once per output column) fuse only when the body costs at most
-// max_recompute = 3. A producer that is returned, or is a te.scatter base (not a
-// load), is never inlined.
+// 8, constants are free): a body of one read (a constant, a view, a broadcast)
+// always fuses; one load site without reuse always fuses; several sites (at most
+// max_consumers = 4) fuse when the extra evaluations cost at most max_recompute =
+// 32 units; a site whose indices ignore a loop index of its consumer (a matmul
+// operand, read once per output column; loops of extent 1 do not count) takes
+// only a body of at most max_reused_cost = 3 units, at one site. A producer that
+// is returned, or is a te.scatter base (not a load), is never inlined.
 //
 // The CHECK lines pin each function's whole output; the GONE lines, over each whole
 // function (between two GONE-LABELs), what must vanish or must not be duplicated.
@@ -172,8 +174,8 @@ func.func @message(%N: index, %E: index, %h: tensor<?x16xf32>, %ei: tensor<2x?xi
 // GONE-NOT:   te.compute [%E
 
 // -----
-// Not fused: exp(x) (cost 9 > max_recompute) with two consumers stays one buffer
-// that both read, rather than being evaluated twice.
+// Fused: exp(x) with two consumers costs 9 units (load, exp); evaluating it once
+// more is within max_recompute = 32, cheaper than a buffer written and read twice.
 func.func @two_expensive(%N: index, %x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
   %c3 = arith.constant 3 : index
   %e = te.compute [%N, %c3] : tensor<?x3xf32> {
@@ -200,88 +202,210 @@ func.func @two_expensive(%N: index, %x: tensor<?x3xf32>) -> (tensor<?x3xf32>, te
 // CHECK-NEXT: builtin.module {
 // CHECK-NEXT:   func.func @two_expensive(%N: index, %x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
 // CHECK-NEXT:     %c3 = arith.constant 3 : index
-// CHECK-NEXT:     %e = te.compute [%N, %c3] : tensor<?x3xf32> {
+// CHECK-NEXT:     %a = te.compute [%N, %c3] : tensor<?x3xf32> {
 // CHECK-NEXT:     ^bb0(%i: index, %j: index):
 // CHECK-NEXT:       %v = te.load %x[%i, %j] : tensor<?x3xf32> -> f32
 // CHECK-NEXT:       %ex = math.exp %v : f32
-// CHECK-NEXT:       te.yield %ex : f32
-// CHECK-NEXT:     }
-// CHECK-NEXT:     %a = te.compute [%N, %c3] : tensor<?x3xf32> {
-// CHECK-NEXT:     ^bb0([[I:%i[_0-9]*]]: index, [[J:%j[_0-9]*]]: index):
-// CHECK-NEXT:       [[V:%v[_0-9]*]] = te.load %e{{\[}}[[I]], [[J]]] : tensor<?x3xf32> -> f32
-// CHECK-NEXT:       %s = arith.addf [[V]], [[V]] : f32
+// CHECK-NEXT:       %s = arith.addf %ex, %ex : f32
 // CHECK-NEXT:       te.yield %s : f32
 // CHECK-NEXT:     }
 // CHECK-NEXT:     %b = te.compute [%N, %c3] : tensor<?x3xf32> {
-// CHECK-NEXT:     ^bb0([[I2:%i[_0-9]*]]: index, [[J2:%j[_0-9]*]]: index):
-// CHECK-NEXT:       [[V2:%v[_0-9]*]] = te.load %e{{\[}}[[I2]], [[J2]]] : tensor<?x3xf32> -> f32
-// CHECK-NEXT:       [[S2:%s[_0-9]*]] = arith.mulf [[V2]], [[V2]] : f32
-// CHECK-NEXT:       te.yield [[S2]] : f32
+// CHECK-NEXT:     ^bb0(%i_1: index, %j_1: index):
+// CHECK-NEXT:       %v_1 = te.load %x[%i_1, %j_1] : tensor<?x3xf32> -> f32
+// CHECK-NEXT:       %ex_1 = math.exp %v_1 : f32
+// CHECK-NEXT:       %s_1 = arith.mulf %ex_1, %ex_1 : f32
+// CHECK-NEXT:       te.yield %s_1 : f32
 // CHECK-NEXT:     }
 // CHECK-NEXT:     func.return %a, %b : tensor<?x3xf32>, tensor<?x3xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 // GONE-LABEL: func.func @two_expensive(
-// GONE:       math.exp
-// GONE-NOT:   math.exp
+// GONE-NOT:   %e = te.compute
+// GONE-NOT:   te.load %e
 
 // -----
-// Not fused: a producer with two consumers whose body costs 4 units (load, addf,
-// mulf, subf), one more than max_recompute.
-func.func @four_units(%N: index, %x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
+// Not fused: a body of 33 units (load, four exp) with two consumers: one extra
+// evaluation would cost more than max_recompute = 32.
+func.func @too_expensive(%N: index, %x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
   %c3 = arith.constant 3 : index
-  %y = te.compute [%N, %c3] : tensor<?x3xf32> {
+  %e = te.compute [%N, %c3] : tensor<?x3xf32> {
   ^bb0(%i: index, %j: index):
     %v = te.load %x[%i, %j] : tensor<?x3xf32> -> f32
-    %s = arith.addf %v, %v : f32
-    %m = arith.mulf %s, %v : f32
-    %d = arith.subf %m, %v : f32
-    te.yield %d : f32
+    %e1 = math.exp %v : f32
+    %e2 = math.exp %e1 : f32
+    %e3 = math.exp %e2 : f32
+    %e4 = math.exp %e3 : f32
+    te.yield %e4 : f32
   }
   %a = te.compute [%N, %c3] : tensor<?x3xf32> {
   ^bb0(%i: index, %j: index):
-    %v = te.load %y[%i, %j] : tensor<?x3xf32> -> f32
-    %n = arith.negf %v : f32
-    te.yield %n : f32
+    %v = te.load %e[%i, %j] : tensor<?x3xf32> -> f32
+    %s = arith.addf %v, %v : f32
+    te.yield %s : f32
   }
   %b = te.compute [%N, %c3] : tensor<?x3xf32> {
   ^bb0(%i: index, %j: index):
-    %v = te.load %y[%i, %j] : tensor<?x3xf32> -> f32
-    %n = arith.negf %v : f32
-    te.yield %n : f32
+    %v = te.load %e[%i, %j] : tensor<?x3xf32> -> f32
+    %s = arith.mulf %v, %v : f32
+    te.yield %s : f32
   }
   func.return %a, %b : tensor<?x3xf32>, tensor<?x3xf32>
 }
 // CHECK:      {{^// -{5}$}}
 // CHECK-NEXT: builtin.module {
-// CHECK-NEXT:   func.func @four_units(%N: index, %x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
+// CHECK-NEXT:   func.func @too_expensive(%N: index, %x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
 // CHECK-NEXT:     %c3 = arith.constant 3 : index
-// CHECK-NEXT:     %y = te.compute [%N, %c3] : tensor<?x3xf32> {
+// CHECK-NEXT:     %e = te.compute [%N, %c3] : tensor<?x3xf32> {
 // CHECK-NEXT:     ^bb0(%i: index, %j: index):
 // CHECK-NEXT:       %v = te.load %x[%i, %j] : tensor<?x3xf32> -> f32
-// CHECK-NEXT:       %s = arith.addf %v, %v : f32
-// CHECK-NEXT:       %m = arith.mulf %s, %v : f32
-// CHECK-NEXT:       %d = arith.subf %m, %v : f32
-// CHECK-NEXT:       te.yield %d : f32
+// CHECK-NEXT:       %e1 = math.exp %v : f32
+// CHECK-NEXT:       %e2 = math.exp %e1 : f32
+// CHECK-NEXT:       %e3 = math.exp %e2 : f32
+// CHECK-NEXT:       %e4 = math.exp %e3 : f32
+// CHECK-NEXT:       te.yield %e4 : f32
 // CHECK-NEXT:     }
 // CHECK-NEXT:     %a = te.compute [%N, %c3] : tensor<?x3xf32> {
-// CHECK-NEXT:     ^bb0([[I:%i[_0-9]*]]: index, [[J:%j[_0-9]*]]: index):
-// CHECK-NEXT:       [[V:%v[_0-9]*]] = te.load %y{{\[}}[[I]], [[J]]] : tensor<?x3xf32> -> f32
-// CHECK-NEXT:       %n = arith.negf [[V]] : f32
-// CHECK-NEXT:       te.yield %n : f32
+// CHECK-NEXT:     ^bb0(%i_1: index, %j_1: index):
+// CHECK-NEXT:       %v_1 = te.load %e[%i_1, %j_1] : tensor<?x3xf32> -> f32
+// CHECK-NEXT:       %s = arith.addf %v_1, %v_1 : f32
+// CHECK-NEXT:       te.yield %s : f32
 // CHECK-NEXT:     }
 // CHECK-NEXT:     %b = te.compute [%N, %c3] : tensor<?x3xf32> {
-// CHECK-NEXT:     ^bb0([[I2:%i[_0-9]*]]: index, [[J2:%j[_0-9]*]]: index):
-// CHECK-NEXT:       [[V2:%v[_0-9]*]] = te.load %y{{\[}}[[I2]], [[J2]]] : tensor<?x3xf32> -> f32
-// CHECK-NEXT:       [[N2:%n[_0-9]*]] = arith.negf [[V2]] : f32
-// CHECK-NEXT:       te.yield [[N2]] : f32
+// CHECK-NEXT:     ^bb0(%i_2: index, %j_2: index):
+// CHECK-NEXT:       %v_2 = te.load %e[%i_2, %j_2] : tensor<?x3xf32> -> f32
+// CHECK-NEXT:       %s_1 = arith.mulf %v_2, %v_2 : f32
+// CHECK-NEXT:       te.yield %s_1 : f32
 // CHECK-NEXT:     }
 // CHECK-NEXT:     func.return %a, %b : tensor<?x3xf32>, tensor<?x3xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
-// GONE-LABEL: func.func @four_units(
-// GONE:       arith.subf
-// GONE-NOT:   arith.subf
+// GONE-LABEL: func.func @too_expensive(
+// GONE:       math.exp %e3
+// GONE-NOT:   math.exp %e3
+
+// -----
+// Not fused: a cheap body (2 units) read at five sites, more than max_consumers = 4.
+func.func @five_consumers(%N: index, %x: tensor<?xf32>) -> tensor<?xf32> {
+  %y = te.compute [%N] : tensor<?xf32> {
+  ^bb0(%i: index):
+    %v = te.load %x[%i] : tensor<?xf32> -> f32
+    %n = arith.negf %v : f32
+    te.yield %n : f32
+  }
+  %z = te.compute [%N] : tensor<?xf32> {
+  ^bb0(%i: index):
+    %a = te.load %y[%i] : tensor<?xf32> -> f32
+    %b = te.load %y[%i] : tensor<?xf32> -> f32
+    %c = te.load %y[%i] : tensor<?xf32> -> f32
+    %d = te.load %y[%i] : tensor<?xf32> -> f32
+    %e = te.load %y[%i] : tensor<?xf32> -> f32
+    %s1 = arith.addf %a, %b : f32
+    %s2 = arith.addf %s1, %c : f32
+    %s3 = arith.addf %s2, %d : f32
+    %s4 = arith.addf %s3, %e : f32
+    te.yield %s4 : f32
+  }
+  func.return %z : tensor<?xf32>
+}
+// CHECK:      {{^// -{5}$}}
+// CHECK-NEXT: builtin.module {
+// CHECK-NEXT:   func.func @five_consumers(%N: index, %x: tensor<?xf32>) -> tensor<?xf32> {
+// CHECK-NEXT:     %y = te.compute [%N] : tensor<?xf32> {
+// CHECK-NEXT:     ^bb0(%i: index):
+// CHECK-NEXT:       %v = te.load %x[%i] : tensor<?xf32> -> f32
+// CHECK-NEXT:       %n = arith.negf %v : f32
+// CHECK-NEXT:       te.yield %n : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %z = te.compute [%N] : tensor<?xf32> {
+// CHECK-NEXT:     ^bb0(%i_1: index):
+// CHECK-NEXT:       %a = te.load %y[%i_1] : tensor<?xf32> -> f32
+// CHECK-NEXT:       %b = te.load %y[%i_1] : tensor<?xf32> -> f32
+// CHECK-NEXT:       %c = te.load %y[%i_1] : tensor<?xf32> -> f32
+// CHECK-NEXT:       %d = te.load %y[%i_1] : tensor<?xf32> -> f32
+// CHECK-NEXT:       %e = te.load %y[%i_1] : tensor<?xf32> -> f32
+// CHECK-NEXT:       %s1 = arith.addf %a, %b : f32
+// CHECK-NEXT:       %s2 = arith.addf %s1, %c : f32
+// CHECK-NEXT:       %s3 = arith.addf %s2, %d : f32
+// CHECK-NEXT:       %s4 = arith.addf %s3, %e : f32
+// CHECK-NEXT:       te.yield %s4 : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     func.return %z : tensor<?xf32>
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+// GONE-LABEL: func.func @five_consumers(
+// GONE:       arith.negf
+// GONE-NOT:   arith.negf
+
+// -----
+// A loop of extent 1 is no reuse: the per-edge Gaussians g (E x 16) read by two
+// reductions over 16 into E x 1 vanish into both (the loads ignore only the
+// output dim of size 1); the 0-d constant, a body of one constant, fuses into
+// every reader even where it is read once per element of a reduction.
+func.func @unit_dim(%E: index, %r: tensor<?xf32>, %mu: tensor<16xf32>) -> (tensor<?x1xf32>, tensor<?x1xf32>) {
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %gamma = te.compute [] : tensor<f32> {
+    %k = arith.constant -4.500000e+00 : f32
+    te.yield %k : f32
+  }
+  %g = te.compute [%E, %c16] : tensor<?x16xf32> {
+  ^bb0(%e: index, %k: index):
+    %v = te.load %r[%e] : tensor<?xf32> -> f32
+    %m = te.load %mu[%k] : tensor<16xf32> -> f32
+    %d = arith.subf %v, %m : f32
+    %s = te.load %gamma[] : tensor<f32> -> f32
+    %p = arith.mulf %d, %s : f32
+    %x = math.exp %p : f32
+    te.yield %x : f32
+  }
+  %a = te.reduce "add" [%E, %c1] over [%c16] : tensor<?x1xf32> {
+  ^bb0(%e: index, %o: index, %k: index):
+    %v = te.load %g[%e, %k] : tensor<?x16xf32> -> f32
+    te.yield %v : f32
+  }
+  %b = te.reduce "add" [%E, %c1] over [%c16] : tensor<?x1xf32> {
+  ^bb0(%e: index, %o: index, %k: index):
+    %v = te.load %g[%e, %k] : tensor<?x16xf32> -> f32
+    %s = te.load %gamma[] : tensor<f32> -> f32
+    %p = arith.mulf %v, %s : f32
+    te.yield %p : f32
+  }
+  func.return %a, %b : tensor<?x1xf32>, tensor<?x1xf32>
+}
+// CHECK:      {{^// -{5}$}}
+// CHECK-NEXT: builtin.module {
+// CHECK-NEXT:   func.func @unit_dim(%E: index, %r: tensor<?xf32>, %mu: tensor<16xf32>) -> (tensor<?x1xf32>, tensor<?x1xf32>) {
+// CHECK-NEXT:     %c1 = arith.constant 1 : index
+// CHECK-NEXT:     %c16 = arith.constant 16 : index
+// CHECK-NEXT:     %a = te.reduce "add" [%E, %c1] over [%c16] : tensor<?x1xf32> {
+// CHECK-NEXT:     ^bb0(%e: index, %o: index, %k: index):
+// CHECK-NEXT:       %v = te.load %r[%e] : tensor<?xf32> -> f32
+// CHECK-NEXT:       %m = te.load %mu[%k] : tensor<16xf32> -> f32
+// CHECK-NEXT:       %d = arith.subf %v, %m : f32
+// CHECK-NEXT:       %k_1 = arith.constant -4.500000e+00 : f32
+// CHECK-NEXT:       %p = arith.mulf %d, %k_1 : f32
+// CHECK-NEXT:       %x = math.exp %p : f32
+// CHECK-NEXT:       te.yield %x : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %b = te.reduce "add" [%E, %c1] over [%c16] : tensor<?x1xf32> {
+// CHECK-NEXT:     ^bb0(%e_1: index, %o_1: index, %k_2: index):
+// CHECK-NEXT:       %v_1 = te.load %r[%e_1] : tensor<?xf32> -> f32
+// CHECK-NEXT:       %m_1 = te.load %mu[%k_2] : tensor<16xf32> -> f32
+// CHECK-NEXT:       %d_1 = arith.subf %v_1, %m_1 : f32
+// CHECK-NEXT:       %k_3 = arith.constant -4.500000e+00 : f32
+// CHECK-NEXT:       %p_1 = arith.mulf %d_1, %k_3 : f32
+// CHECK-NEXT:       %x_1 = math.exp %p_1 : f32
+// CHECK-NEXT:       %k_4 = arith.constant -4.500000e+00 : f32
+// CHECK-NEXT:       %p_2 = arith.mulf %x_1, %k_4 : f32
+// CHECK-NEXT:       te.yield %p_2 : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     func.return %a, %b : tensor<?x1xf32>, tensor<?x1xf32>
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+// GONE-LABEL: func.func @unit_dim(
+// GONE-NOT:   te.compute
+// GONE-NOT:   te.load %g
+// GONE-NOT:   te.load %gamma
 
 // -----
 // Not fused: a producer that is returned keeps its buffer (the output), and its

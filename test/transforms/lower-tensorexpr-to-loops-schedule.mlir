@@ -1,26 +1,28 @@
 // RUN: pipeline-opt %s --split-input-file -p lower-tensorexpr-to-loops | filecheck %s
 // RUN: pipeline-opt %s --split-input-file -p lower-tensorexpr-to-loops | filecheck %s --check-prefix=GONE
 
-// lower-tensorexpr-to-loops, the schedule of a te.reduce (_accumulating_dims,
-// lower_reduce_accumulating). By default the reduction loops are innermost and
-// carry the accumulator in scf.for iter_args (a dot product, its addf marked
-// fastmath<reassoc,contract>). When the last output dim is static and at least 8
-// long, the reduction is not a short static one, and the body's loads run along
-// the last output dim at least as often as along a reduction dim, the static output
-// dims go inside the reduction loops instead: the output is first set to the
-// identity, then loops (dynamic output dims, reduction dims, static output dims)
-// load-combine-store into it, the innermost loop running along contiguous output
-// elements (the i-k-j order of a matmul; it vectorizes).
+// lower-tensorexpr-to-loops following the schedule's attributes (set by the
+// `schedule` pass; here written by hand). Without te.order a te.reduce has its
+// reduction loops innermost and carries the accumulator in scf.for iter_args (a
+// dot product, its addf marked fastmath<reassoc,contract>). When te.order puts
+// output dims inside reduction dims, the output accumulates in its buffer: at the
+// level of the last loop outside the reduction, the inner output elements are set
+// to the identity, then the loops in te.order load-combine-store into them, the
+// innermost loop running along contiguous output elements (the i-k-j order of a
+// matmul; it vectorizes). With te.parallel = K the outermost loop is an
+// scf.parallel {loops.min_chunk = K}. Code that depends only on outer loops is
+// emitted in them (the row loads of x @ B leave the j loop).
 //
-// The CHECK lines pin the output whole; the GONE lines check, over each whole
-// function, what the other schedule would have produced.
+// The GONE lines check, over each whole function, what the other schedule would
+// have produced.
 
-// x @ B: x[e, k] * b[k, j], output E x 32, over a static 64. Loads run along j (b)
-// as often as along k (x): accumulating, loops (e, k, j) with j innermost.
+// x @ B: x[e, k] * b[k, j], output E x 32, over a static 64, te.order (e, k, j):
+// per row e the 32 outputs are set to 0, then loops k, j accumulate into them, j
+// innermost; x[e, k] is loaded once per k, outside the j loop.
 func.func @x_b(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]}, %b: tensor<64x32xf32>) -> tensor<?x32xf32> {
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
-  %y = te.reduce "add" [%E, %c32] over [%c64] : tensor<?x32xf32> {
+  %y = te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>} : tensor<?x32xf32> {
   ^bb0(%e: index, %j: index, %k: index):
     %a = te.load %x[%e, %k] : tensor<?x64xf32> -> f32
     %w = te.load %b[%k, %j] : tensor<64x32xf32> -> f32
@@ -29,45 +31,39 @@ func.func @x_b(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]}, %b: 
   }
   func.return %y : tensor<?x32xf32>
 }
-// CHECK:      builtin.module {
-// CHECK-NEXT:   func.func @x_b(%E: index, %x: memref<?xf32> {te.dims = ["E", 64 : i64]}, %b: memref<?xf32>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}) {
-// CHECK-NEXT:     [[C0:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT:     [[C1:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT:     [[X1:%[0-9]+]] = arith.constant 64 : index
-// CHECK-NEXT:     {{%[0-9]+}} = arith.constant 64 : index
-// CHECK-NEXT:     [[B1:%[0-9]+]] = arith.constant 32 : index
-// CHECK-NEXT:     %c32 = arith.constant 32 : index
-// CHECK-NEXT:     %c64 = arith.constant 64 : index
-// The output set to 0 first (E x 32 init loops).
-// CHECK-NEXT:     scf.for [[IE:%[0-9]+]] = [[C0]] to %E step [[C1]] {
-// CHECK-NEXT:       scf.for [[IJ:%[0-9]+]] = [[C0]] to %c32 step [[C1]] {
-// CHECK-NEXT:         [[ZERO:%[0-9]+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:         [[R:%[0-9]+]] = arith.muli [[IE]], %c32 : index
-// CHECK-NEXT:         [[AT:%[0-9]+]] = arith.addi [[R]], [[IJ]] : index
-// CHECK-NEXT:         memref.store [[ZERO]], %out0{{\[}}[[AT]]] : memref<?xf32>
-// CHECK-NEXT:       }
-// CHECK-NEXT:     }
-// Then e (dynamic output dim), k (reduction), j (static output dim) innermost.
-// CHECK-NEXT:     scf.for [[E:%[0-9]+]] = [[C0]] to %E step [[C1]] {
-// CHECK-NEXT:       scf.for [[K:%[0-9]+]] = [[C0]] to %c64 step [[C1]] {
-// CHECK-NEXT:         scf.for [[J:%[0-9]+]] = [[C0]] to %c32 step [[C1]] {
-// CHECK-NEXT:           [[XR:%[0-9]+]] = arith.muli [[E]], [[X1]] : index
-// CHECK-NEXT:           [[XAT:%[0-9]+]] = arith.addi [[XR]], [[K]] : index
-// CHECK-NEXT:           [[XV:%[0-9]+]] = memref.load %x{{\[}}[[XAT]]] : memref<?xf32>
-// CHECK-NEXT:           [[BR:%[0-9]+]] = arith.muli [[K]], [[B1]] : index
-// CHECK-NEXT:           [[BAT:%[0-9]+]] = arith.addi [[BR]], [[J]] : index
-// CHECK-NEXT:           [[BV:%[0-9]+]] = memref.load %b{{\[}}[[BAT]]] : memref<?xf32>
-// CHECK-NEXT:           %p = arith.mulf [[XV]], [[BV]] : f32
-// CHECK-NEXT:           [[OR:%[0-9]+]] = arith.muli [[E]], %c32 : index
-// CHECK-NEXT:           [[OAT:%[0-9]+]] = arith.addi [[OR]], [[J]] : index
-// CHECK-NEXT:           [[OLD:%[0-9]+]] = memref.load %out0{{\[}}[[OAT]]] : memref<?xf32>
-// CHECK-NEXT:           [[NEW:%[0-9]+]] = arith.addf [[OLD]], %p : f32
-// CHECK-NEXT:           memref.store [[NEW]], %out0{{\[}}[[OAT]]] : memref<?xf32>
-// CHECK-NEXT:         }
-// CHECK-NEXT:       }
-// CHECK-NEXT:     }
-// CHECK-NEXT:     func.return
+// CHECK-LABEL: func.func @x_b(%E: index, %x: memref<?xf32> {te.dims = ["E", 64 : i64]}, %b: memref<?xf32>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
+// CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
+// CHECK-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : index
+// CHECK-NEXT: [[C64_2:%[0-9]+]] = arith.constant 64 : index
+// CHECK-NEXT: [[C32:%[0-9]+]] = arith.constant 32 : index
+// CHECK-NEXT: %c32 = arith.constant 32 : index
+// CHECK-NEXT: %c64 = arith.constant 64 : index
+// CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %E step [[C1]] {
+// CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = [[C0]] to %c32 step [[C1]] {
+// CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[IV]], %c32 : index
+// CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[IV_2]] : index
+// CHECK-NEXT:     [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:     memref.store [[CST]], %out0{{\[}}[[ADDI]]] : memref<?xf32>
 // CHECK-NEXT:   }
+// CHECK-NEXT:   scf.for [[IV_3:%[0-9]+]] = [[C0]] to %c64 step [[C1]] {
+// CHECK-NEXT:     [[MULI_2:%[0-9]+]] = arith.muli [[IV]], [[C64]] : index
+// CHECK-NEXT:     [[ADDI_2:%[0-9]+]] = arith.addi [[MULI_2]], [[IV_3]] : index
+// CHECK-NEXT:     [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_2]]] : memref<?xf32>
+// CHECK-NEXT:     scf.for [[IV_4:%[0-9]+]] = [[C0]] to %c32 step [[C1]] {
+// CHECK-NEXT:       [[MULI_3:%[0-9]+]] = arith.muli [[IV_3]], [[C32]] : index
+// CHECK-NEXT:       [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_3]], [[IV_4]] : index
+// CHECK-NEXT:       [[LOAD_2:%[0-9]+]] = memref.load %b{{\[}}[[ADDI_3]]] : memref<?xf32>
+// CHECK-NEXT:       %p = arith.mulf [[LOAD]], [[LOAD_2]] : f32
+// CHECK-NEXT:       [[MULI_4:%[0-9]+]] = arith.muli [[IV]], %c32 : index
+// CHECK-NEXT:       [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_4]], [[IV_4]] : index
+// CHECK-NEXT:       [[LOAD_3:%[0-9]+]] = memref.load %out0{{\[}}[[ADDI_4]]] : memref<?xf32>
+// CHECK-NEXT:       [[ADDF:%[0-9]+]] = arith.addf [[LOAD_3]], %p : f32
+// CHECK-NEXT:       memref.store [[ADDF]], %out0{{\[}}[[ADDI_4]]] : memref<?xf32>
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+// CHECK-NEXT: func.return
 // CHECK-NEXT: }
 // GONE-LABEL: func.func @x_b(
 // GONE-NOT:   iter_args
@@ -89,87 +85,81 @@ func.func @x_wt(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]}, %w:
   }
   func.return %y : tensor<?x32xf32>
 }
-// CHECK:      {{^// -{5}$}}
-// CHECK-NEXT: builtin.module {
-// CHECK-NEXT:   func.func @x_wt(%E: index, %x: memref<?xf32> {te.dims = ["E", 64 : i64]}, %w: memref<?xf32>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}) {
-// CHECK-NEXT:     [[C0:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT:     [[C1:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT:     [[X1:%[0-9]+]] = arith.constant 64 : index
-// CHECK-NEXT:     {{%[0-9]+}} = arith.constant 32 : index
-// CHECK-NEXT:     [[W1:%[0-9]+]] = arith.constant 64 : index
-// CHECK-NEXT:     %c32 = arith.constant 32 : index
-// CHECK-NEXT:     %c64 = arith.constant 64 : index
-// CHECK-NEXT:     scf.for [[E:%[0-9]+]] = [[C0]] to %E step [[C1]] {
-// CHECK-NEXT:       scf.for [[J:%[0-9]+]] = [[C0]] to %c32 step [[C1]] {
-// CHECK-NEXT:         [[ZERO:%[0-9]+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:         [[SUM:%[0-9]+]] = scf.for [[K:%[0-9]+]] = [[C0]] to %c64 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[ZERO]]) -> (f32) {
-// CHECK-NEXT:           [[XR:%[0-9]+]] = arith.muli [[E]], [[X1]] : index
-// CHECK-NEXT:           [[XAT:%[0-9]+]] = arith.addi [[XR]], [[K]] : index
-// CHECK-NEXT:           [[XV:%[0-9]+]] = memref.load %x{{\[}}[[XAT]]] : memref<?xf32>
-// CHECK-NEXT:           [[WR:%[0-9]+]] = arith.muli [[J]], [[W1]] : index
-// CHECK-NEXT:           [[WAT:%[0-9]+]] = arith.addi [[WR]], [[K]] : index
-// CHECK-NEXT:           [[WV:%[0-9]+]] = memref.load %w{{\[}}[[WAT]]] : memref<?xf32>
-// CHECK-NEXT:           %p = arith.mulf [[XV]], [[WV]] : f32
-// CHECK-NEXT:           [[ADD:%[0-9]+]] = arith.addf [[ACC]], %p fastmath<reassoc,contract> : f32
-// CHECK-NEXT:           scf.yield [[ADD]] : f32
-// CHECK-NEXT:         }
-// CHECK-NEXT:         [[OR:%[0-9]+]] = arith.muli [[E]], %c32 : index
-// CHECK-NEXT:         [[OAT:%[0-9]+]] = arith.addi [[OR]], [[J]] : index
-// CHECK-NEXT:         memref.store [[SUM]], %out0{{\[}}[[OAT]]] : memref<?xf32>
-// CHECK-NEXT:       }
+// CHECK-LABEL: func.func @x_wt(%E: index, %x: memref<?xf32> {te.dims = ["E", 64 : i64]}, %w: memref<?xf32>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
+// CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
+// CHECK-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : index
+// CHECK-NEXT: [[C32:%[0-9]+]] = arith.constant 32 : index
+// CHECK-NEXT: [[C64_2:%[0-9]+]] = arith.constant 64 : index
+// CHECK-NEXT: %c32 = arith.constant 32 : index
+// CHECK-NEXT: %c64 = arith.constant 64 : index
+// CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %E step [[C1]] {
+// CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = [[C0]] to %c32 step [[C1]] {
+// CHECK-NEXT:     [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:     [[FOR:%[0-9]+]] = scf.for [[IV_3:%[0-9]+]] = [[C0]] to %c64 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[CST]]) -> (f32) {
+// CHECK-NEXT:       [[MULI:%[0-9]+]] = arith.muli [[IV]], [[C64]] : index
+// CHECK-NEXT:       [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[IV_3]] : index
+// CHECK-NEXT:       [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI]]] : memref<?xf32>
+// CHECK-NEXT:       [[MULI_2:%[0-9]+]] = arith.muli [[IV_2]], [[C64_2]] : index
+// CHECK-NEXT:       [[ADDI_2:%[0-9]+]] = arith.addi [[MULI_2]], [[IV_3]] : index
+// CHECK-NEXT:       [[LOAD_2:%[0-9]+]] = memref.load %w{{\[}}[[ADDI_2]]] : memref<?xf32>
+// CHECK-NEXT:       %p = arith.mulf [[LOAD]], [[LOAD_2]] : f32
+// CHECK-NEXT:       [[ADDF:%[0-9]+]] = arith.addf [[ACC]], %p fastmath<reassoc,contract> : f32
+// CHECK-NEXT:       scf.yield [[ADDF]] : f32
 // CHECK-NEXT:     }
-// CHECK-NEXT:     func.return
+// CHECK-NEXT:     [[MULI_3:%[0-9]+]] = arith.muli [[IV]], %c32 : index
+// CHECK-NEXT:     [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_3]], [[IV_2]] : index
+// CHECK-NEXT:     memref.store [[FOR]], %out0{{\[}}[[ADDI_3]]] : memref<?xf32>
 // CHECK-NEXT:   }
+// CHECK-NEXT: }
+// CHECK-NEXT: func.return
 // CHECK-NEXT: }
 // GONE-LABEL: func.func @x_wt(
 // GONE-NOT:   memref.load %out0
 
 // -----
-// A column sum over a dynamic E of an E x 16 tensor: 16 >= 8 and the load runs
-// along the output dim, so the 16 columns accumulate innermost, loops (e, j).
+// A column sum with te.order = [e, j]: the 16 columns set to 0 first, then
+// accumulated innermost, loops (e, j).
 func.func @column_sum(%E: index, %x: tensor<?x16xf32> {te.dims = ["E", 16 : i64]}) -> tensor<16xf32> {
   %c16 = arith.constant 16 : index
-  %s = te.reduce "add" [%c16] over [%E] : tensor<16xf32> {
+  %s = te.reduce "add" [%c16] over [%E] {te.order = array<i64: 1, 0>} : tensor<16xf32> {
   ^bb0(%j: index, %e: index):
     %v = te.load %x[%e, %j] : tensor<?x16xf32> -> f32
     te.yield %v : f32
   }
   func.return %s : tensor<16xf32>
 }
-// CHECK:      {{^// -{5}$}}
-// CHECK-NEXT: builtin.module {
-// CHECK-NEXT:   func.func @column_sum(%E: index, %x: memref<?xf32> {te.dims = ["E", 16 : i64]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}) {
-// CHECK-NEXT:     [[C0:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT:     [[C1:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT:     [[X1:%[0-9]+]] = arith.constant 16 : index
-// CHECK-NEXT:     %c16 = arith.constant 16 : index
-// CHECK-NEXT:     scf.for [[IJ:%[0-9]+]] = [[C0]] to %c16 step [[C1]] {
-// CHECK-NEXT:       [[ZERO:%[0-9]+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:       memref.store [[ZERO]], %out0{{\[}}[[IJ]]] : memref<?xf32>
-// CHECK-NEXT:     }
-// CHECK-NEXT:     scf.for [[E:%[0-9]+]] = [[C0]] to %E step [[C1]] {
-// CHECK-NEXT:       scf.for [[J:%[0-9]+]] = [[C0]] to %c16 step [[C1]] {
-// CHECK-NEXT:         [[XR:%[0-9]+]] = arith.muli [[E]], [[X1]] : index
-// CHECK-NEXT:         [[XAT:%[0-9]+]] = arith.addi [[XR]], [[J]] : index
-// CHECK-NEXT:         [[XV:%[0-9]+]] = memref.load %x{{\[}}[[XAT]]] : memref<?xf32>
-// CHECK-NEXT:         [[OLD:%[0-9]+]] = memref.load %out0{{\[}}[[J]]] : memref<?xf32>
-// CHECK-NEXT:         [[NEW:%[0-9]+]] = arith.addf [[OLD]], [[XV]] : f32
-// CHECK-NEXT:         memref.store [[NEW]], %out0{{\[}}[[J]]] : memref<?xf32>
-// CHECK-NEXT:       }
-// CHECK-NEXT:     }
-// CHECK-NEXT:     func.return
+// CHECK-LABEL: func.func @column_sum(%E: index, %x: memref<?xf32> {te.dims = ["E", 16 : i64]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
+// CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
+// CHECK-NEXT: [[C16:%[0-9]+]] = arith.constant 16 : index
+// CHECK-NEXT: %c16 = arith.constant 16 : index
+// CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %c16 step [[C1]] {
+// CHECK-NEXT:   [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:   memref.store [[CST]], %out0{{\[}}[[IV]]] : memref<?xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.for [[IV_2:%[0-9]+]] = [[C0]] to %E step [[C1]] {
+// CHECK-NEXT:   scf.for [[IV_3:%[0-9]+]] = [[C0]] to %c16 step [[C1]] {
+// CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[IV_2]], [[C16]] : index
+// CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[IV_3]] : index
+// CHECK-NEXT:     [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI]]] : memref<?xf32>
+// CHECK-NEXT:     [[LOAD_2:%[0-9]+]] = memref.load %out0{{\[}}[[IV_3]]] : memref<?xf32>
+// CHECK-NEXT:     [[ADDF:%[0-9]+]] = arith.addf [[LOAD_2]], [[LOAD]] : f32
+// CHECK-NEXT:     memref.store [[ADDF]], %out0{{\[}}[[IV_3]]] : memref<?xf32>
 // CHECK-NEXT:   }
+// CHECK-NEXT: }
+// CHECK-NEXT: func.return
 // CHECK-NEXT: }
 // GONE-LABEL: func.func @column_sum(
 // GONE-NOT:   iter_args
 // GONE-NOT:   fastmath
 
 // -----
-// A norm over xyz (a static 3; the output dim N is dynamic): reduce-inner, the
+// A norm over xyz (a static 3) with te.parallel: rows in an scf.parallel, the
 // 3-long sum in iter_args, one store per row.
 func.func @norm(%N: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}) -> tensor<?xf32> {
   %c3 = arith.constant 3 : index
-  %s = te.reduce "add" [%N] over [%c3] : tensor<?xf32> {
+  %s = te.reduce "add" [%N] over [%c3] {te.parallel = 64 : i64} : tensor<?xf32> {
   ^bb0(%n: index, %k: index):
     %v = te.load %x[%n, %k] : tensor<?x3xf32> -> f32
     %q = arith.mulf %v, %v : f32
@@ -177,28 +167,26 @@ func.func @norm(%N: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}) -> te
   }
   func.return %s : tensor<?xf32>
 }
-// CHECK:      {{^// -{5}$}}
-// CHECK-NEXT: builtin.module {
-// CHECK-NEXT:   func.func @norm(%N: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}) {
-// CHECK-NEXT:     [[C0:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT:     [[C1:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT:     [[X1:%[0-9]+]] = arith.constant 3 : index
-// CHECK-NEXT:     %c3 = arith.constant 3 : index
-// CHECK-NEXT:     scf.for [[N:%[0-9]+]] = [[C0]] to %N step [[C1]] {
-// CHECK-NEXT:       [[ZERO:%[0-9]+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:       [[SUM:%[0-9]+]] = scf.for [[K:%[0-9]+]] = [[C0]] to %c3 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[ZERO]]) -> (f32) {
-// CHECK-NEXT:         [[XR:%[0-9]+]] = arith.muli [[N]], [[X1]] : index
-// CHECK-NEXT:         [[XAT:%[0-9]+]] = arith.addi [[XR]], [[K]] : index
-// CHECK-NEXT:         [[XV:%[0-9]+]] = memref.load %x{{\[}}[[XAT]]] : memref<?xf32>
-// CHECK-NEXT:         %q = arith.mulf [[XV]], [[XV]] : f32
-// CHECK-NEXT:         [[ADD:%[0-9]+]] = arith.addf [[ACC]], %q fastmath<reassoc,contract> : f32
-// CHECK-NEXT:         scf.yield [[ADD]] : f32
-// CHECK-NEXT:       }
-// CHECK-NEXT:       memref.store [[SUM]], %out0{{\[}}[[N]]] : memref<?xf32>
-// CHECK-NEXT:     }
-// CHECK-NEXT:     func.return
+// CHECK-LABEL: func.func @norm(%N: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
+// CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
+// CHECK-NEXT: [[C3:%[0-9]+]] = arith.constant 3 : index
+// CHECK-NEXT: %c3 = arith.constant 3 : index
+// CHECK-NEXT: "scf.parallel"([[C0]], %N, [[C1]]) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+// CHECK-NEXT: ^bb0([[ARG:%[0-9]+]]: index):
+// CHECK-NEXT:   [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:   [[FOR:%[0-9]+]] = scf.for [[IV:%[0-9]+]] = [[C0]] to %c3 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[CST]]) -> (f32) {
+// CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[ARG]], [[C3]] : index
+// CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[IV]] : index
+// CHECK-NEXT:     [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI]]] : memref<?xf32>
+// CHECK-NEXT:     %q = arith.mulf [[LOAD]], [[LOAD]] : f32
+// CHECK-NEXT:     [[ADDF:%[0-9]+]] = arith.addf [[ACC]], %q fastmath<reassoc,contract> : f32
+// CHECK-NEXT:     scf.yield [[ADDF]] : f32
 // CHECK-NEXT:   }
+// CHECK-NEXT:   memref.store [[FOR]], %out0{{\[}}[[ARG]]] : memref<?xf32>
+// CHECK-NEXT:   scf.reduce
+// CHECK-NEXT: }) {loops.min_chunk = 64 : i64} : (index, index, index) -> ()
+// CHECK-NEXT: func.return
 // CHECK-NEXT: }
-// CHECK-NOT:  {{.}}
 // GONE-LABEL: func.func @norm(
 // GONE-NOT:   memref.load %out0

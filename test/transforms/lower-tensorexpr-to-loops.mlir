@@ -3,16 +3,19 @@
 // lower-tensorexpr-to-loops: each te op becomes a loop nest over a flat buffer.
 // The function takes the size symbols and inputs (in their order, tensors now flat
 // memref<?xT> keeping te.dims), then one buffer per te.weight (loops.weight), one
-// per result (loops.output, te.dims of the result kept) and the status buffer
-// (loops.status, memref<?xi32>), and returns nothing. A te.compute / te.reduce is an
-// scf.for nest over its extents storing at the row-major linear index
-// ((i * e1) + j); a te.reduce carries its accumulator in iter_args from the kind's
-// identity; a te.scatter copies its base, then loads, combines and stores at the
-// te.update's linear index. A te.index is an index_cast, (with wrap) a select of
-// i + extent for i < 0, one unsigned compare against the extent, and in an scf.if
-// the store of its site into status[0]. A returned te result is computed straight
-// into its output buffer; a returned argument or weight is copied; every other
-// tensor is a memref.alloc, deallocated at the end. No te op is left.
+// per result (loops.output, te.dims of the result kept), the status buffer
+// (loops.status, memref<?xi32>) and the thread count (loops.num_threads), and
+// returns nothing. A te.compute / te.reduce is an scf.for nest over its extents
+// storing at the row-major linear index ((i * e1) + j); a te.reduce carries its
+// accumulator in iter_args from the kind's identity; a te.scatter copies its base,
+// then loads, combines and stores at the te.update's linear index. Each op of a
+// body is emitted in the outermost loop where its operands exist (the index check
+// of a scatter runs once per edge, outside the loop over xyz; a constant before the
+// nest). A te.index is an index_cast, (with wrap) a select of i + extent for i < 0,
+// one unsigned compare against the extent, and in an scf.if the store of its site
+// into status[0]. A returned te result is computed straight into its output
+// buffer; a returned argument or weight is copied; every other tensor is a
+// memref.alloc, deallocated at the end. No te op is left.
 
 // CHECK: builtin.module {
 // CHECK-NOT: {{(= |^ *)te\.}}
@@ -47,7 +50,7 @@ func.func @f(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]
   }
   func.return %mm, %s, %x : tensor<?x16xf32>, tensor<?x3xf32>, tensor<?x3xf32>
 }
-// CHECK-LABEL: func.func @f(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]}, %ei: memref<?xi64> {te.dims = [2 : i64, "E"]}, %w_layers_0_weight: memref<?xf32> {loops.weight = "layers.0.weight"}, %out0: memref<?xf32> {te.dims = ["N", 16 : i64], loops.output = 0 : i64}, %out1: memref<?xf32> {te.dims = ["N", 3 : i64], loops.output = 1 : i64}, %out2: memref<?xf32> {loops.output = 2 : i64}, %status: memref<?xi32> {loops.status}) attributes {te.index_sites = ["index_add along dim 0 (index data from argument 'ei')"]} {
+// CHECK-LABEL: func.func @f(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]}, %ei: memref<?xi64> {te.dims = [2 : i64, "E"]}, %w_layers_0_weight: memref<?xf32> {loops.weight = "layers.0.weight"}, %out0: memref<?xf32> {te.dims = ["N", 16 : i64], loops.output = 0 : i64}, %out1: memref<?xf32> {te.dims = ["N", 3 : i64], loops.output = 1 : i64}, %out2: memref<?xf32> {loops.output = 2 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) attributes {te.index_sites = ["index_add along dim 0 (index data from argument 'ei')"]} {
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
 // CHECK-NEXT: [[C3:%[0-9]+]] = arith.constant 3 : index
@@ -95,20 +98,20 @@ func.func @f(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]
 // CHECK-NEXT:   memref.store [[LOAD_4]], %out1{{\[}}[[IV_6]]] : memref<?xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.for [[IV_7:%[0-9]+]] = [[C0]] to %E step [[C1]] {
+// CHECK-NEXT:   [[MULI_8:%[0-9]+]] = arith.muli %c0, %E : index
+// CHECK-NEXT:   [[ADDI_6:%[0-9]+]] = arith.addi [[MULI_8]], [[IV_7]] : index
+// CHECK-NEXT:   [[LOAD_5:%[0-9]+]] = memref.load %ei{{\[}}[[ADDI_6]]] : memref<?xi64>
+// CHECK-NEXT:   [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD_5]] : i64 to index
+// CHECK-NEXT:   [[CMPI:%[0-9]+]] = arith.cmpi slt, [[INDEX_CAST]], [[C0]] : index
+// CHECK-NEXT:   [[ADDI_7:%[0-9]+]] = arith.addi [[INDEX_CAST]], %N : index
+// CHECK-NEXT:   [[SELECT:%[0-9]+]] = arith.select [[CMPI]], [[ADDI_7]], [[INDEX_CAST]] : index
+// CHECK-NEXT:   [[CMPI_2:%[0-9]+]] = arith.cmpi uge, [[SELECT]], %N : index
+// CHECK-NEXT:   scf.if [[CMPI_2]] {
+// CHECK-NEXT:     [[CST_2:%[0-9]+]] = arith.constant 1 : i32
+// CHECK-NEXT:     memref.store [[CST_2]], %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   [[SELECT_2:%[0-9]+]] = arith.select [[CMPI_2]], [[C0]], [[SELECT]] : index
 // CHECK-NEXT:   scf.for [[IV_8:%[0-9]+]] = [[C0]] to %c3 step [[C1]] {
-// CHECK-NEXT:     [[MULI_8:%[0-9]+]] = arith.muli %c0, %E : index
-// CHECK-NEXT:     [[ADDI_6:%[0-9]+]] = arith.addi [[MULI_8]], [[IV_7]] : index
-// CHECK-NEXT:     [[LOAD_5:%[0-9]+]] = memref.load %ei{{\[}}[[ADDI_6]]] : memref<?xi64>
-// CHECK-NEXT:     [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD_5]] : i64 to index
-// CHECK-NEXT:     [[CMPI:%[0-9]+]] = arith.cmpi slt, [[INDEX_CAST]], [[C0]] : index
-// CHECK-NEXT:     [[ADDI_7:%[0-9]+]] = arith.addi [[INDEX_CAST]], %N : index
-// CHECK-NEXT:     [[SELECT:%[0-9]+]] = arith.select [[CMPI]], [[ADDI_7]], [[INDEX_CAST]] : index
-// CHECK-NEXT:     [[CMPI_2:%[0-9]+]] = arith.cmpi uge, [[SELECT]], %N : index
-// CHECK-NEXT:     scf.if [[CMPI_2]] {
-// CHECK-NEXT:       [[CST_2:%[0-9]+]] = arith.constant 1 : i32
-// CHECK-NEXT:       memref.store [[CST_2]], %status{{\[}}[[C0]]] : memref<?xi32>
-// CHECK-NEXT:     }
-// CHECK-NEXT:     [[SELECT_2:%[0-9]+]] = arith.select [[CMPI_2]], [[C0]], [[SELECT]] : index
 // CHECK-NEXT:     [[MULI_9:%[0-9]+]] = arith.muli [[IV_7]], [[C3]] : index
 // CHECK-NEXT:     [[ADDI_8:%[0-9]+]] = arith.addi [[MULI_9]], [[IV_8]] : index
 // CHECK-NEXT:     [[LOAD_6:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_8]]] : memref<?xf32>
@@ -168,7 +171,7 @@ func.func @g(%N: index, %i: tensor<?xi64> {te.dims = ["N"]}) -> (tensor<f32>, te
   }
   func.return %max, %mul, %min, %set, %w : tensor<f32>, tensor<3xf32>, tensor<i64>, tensor<?xf32>, tensor<16xf32>
 }
-// CHECK-LABEL: func.func @g(%N: index, %i: memref<?xi64> {te.dims = ["N"]}, %w_b: memref<?xf32> {loops.weight = "b"}, %out0: memref<?xf32> {loops.output = 0 : i64}, %out1: memref<?xf32> {loops.output = 1 : i64}, %out2: memref<?xi64> {loops.output = 2 : i64}, %out3: memref<?xf32> {loops.output = 3 : i64}, %out4: memref<?xf32> {loops.output = 4 : i64}, %status: memref<?xi32> {loops.status}) attributes {te.index_sites = ["index_put along dim 0 (index data from argument 'i')"]} {
+// CHECK-LABEL: func.func @g(%N: index, %i: memref<?xi64> {te.dims = ["N"]}, %w_b: memref<?xf32> {loops.weight = "b"}, %out0: memref<?xf32> {loops.output = 0 : i64}, %out1: memref<?xf32> {loops.output = 1 : i64}, %out2: memref<?xi64> {loops.output = 2 : i64}, %out3: memref<?xf32> {loops.output = 3 : i64}, %out4: memref<?xf32> {loops.output = 4 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) attributes {te.index_sites = ["index_put along dim 0 (index data from argument 'i')"]} {
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
 // CHECK-NEXT: %c3 = arith.constant 3 : index
@@ -199,14 +202,15 @@ func.func @g(%N: index, %i: tensor<?xi64> {te.dims = ["N"]}) -> (tensor<f32>, te
 // CHECK-NEXT: }
 // CHECK-NEXT: memref.store [[FOR_3]], %out2{{\[}}[[C0]]] : memref<?xi64>
 // CHECK-NEXT: [[ALLOC:%[0-9]+]] = memref.alloc(%n3) : memref<?xf32>
+// CHECK-NEXT: %zero = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: scf.for [[IV_5:%[0-9]+]] = [[C0]] to %n3 step [[C1]] {
-// CHECK-NEXT:   %zero = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:   memref.store %zero, [[ALLOC]]{{\[}}[[IV_5]]] : memref<?xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.for [[IV_6:%[0-9]+]] = [[C0]] to %n3 step [[C1]] {
 // CHECK-NEXT:   [[LOAD_4:%[0-9]+]] = memref.load [[ALLOC]]{{\[}}[[IV_6]]] : memref<?xf32>
 // CHECK-NEXT:   memref.store [[LOAD_4]], %out3{{\[}}[[IV_6]]] : memref<?xf32>
 // CHECK-NEXT: }
+// CHECK-NEXT: %one = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT: scf.for [[IV_7:%[0-9]+]] = [[C0]] to %N step [[C1]] {
 // CHECK-NEXT:   [[LOAD_5:%[0-9]+]] = memref.load %i{{\[}}[[IV_7]]] : memref<?xi64>
 // CHECK-NEXT:   [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD_5]] : i64 to index
@@ -216,7 +220,6 @@ func.func @g(%N: index, %i: tensor<?xi64> {te.dims = ["N"]}) -> (tensor<f32>, te
 // CHECK-NEXT:     memref.store [[CST_4]], %status{{\[}}[[C0]]] : memref<?xi32>
 // CHECK-NEXT:   }
 // CHECK-NEXT:   [[SELECT:%[0-9]+]] = arith.select [[CMPI]], [[C0]], [[INDEX_CAST]] : index
-// CHECK-NEXT:   %one = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:   memref.store %one, %out3{{\[}}[[SELECT]]] : memref<?xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.for [[IV_8:%[0-9]+]] = [[C0]] to [[C16]] step [[C1]] {

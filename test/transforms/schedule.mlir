@@ -1,0 +1,102 @@
+// RUN: pipeline-opt %s --split-input-file -p schedule | filecheck %s
+// RUN: pipeline-opt %s --split-input-file -p schedule | filecheck %s --check-prefix=GONE
+
+// schedule: the loop order (te.order, the body's arguments outermost first, set
+// only when it is not the argument order) and the parallel loop (te.parallel = the
+// smallest chunk of outermost iterations worth a thread: 20000 cost units over the
+// body's cost times the static extents of the inner loops) of each te op.
+// A te.reduce whose last output dim is static and >= 8, whose reduction is not a
+// short static one, and whose loads run along that dim at least as often as along
+// a reduction dim accumulates: loops (dynamic output dims, reduction dims, static
+// output dims). The outermost loop goes parallel when it is an output dim sized by
+// a symbol, never in a te.scatter.
+
+// x @ B (loads along j and along k, once each): e, k, j; e parallel in chunks of
+// ceil(20000 / (3 units * 64 * 32)) = 4 rows.
+func.func @x_b(%E: index, %x: tensor<?x64xf32>, %b: tensor<64x32xf32>) -> tensor<?x32xf32> {
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %y = te.reduce "add" [%E, %c32] over [%c64] : tensor<?x32xf32> {
+  ^bb0(%e: index, %j: index, %k: index):
+    %a = te.load %x[%e, %k] : tensor<?x64xf32> -> f32
+    %w = te.load %b[%k, %j] : tensor<64x32xf32> -> f32
+    %p = arith.mulf %a, %w : f32
+    te.yield %p : f32
+  }
+  func.return %y : tensor<?x32xf32>
+}
+// CHECK-LABEL: func.func @x_b(
+// CHECK:       te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.parallel = 4 : i64} : tensor<?x32xf32> {
+
+// -----
+// x @ W.T (both loads along k): a dot product per output, in argument order.
+func.func @x_wt(%E: index, %x: tensor<?x64xf32>, %w: tensor<32x64xf32>) -> tensor<?x32xf32> {
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %y = te.reduce "add" [%E, %c32] over [%c64] : tensor<?x32xf32> {
+  ^bb0(%e: index, %j: index, %k: index):
+    %a = te.load %x[%e, %k] : tensor<?x64xf32> -> f32
+    %v = te.load %w[%j, %k] : tensor<32x64xf32> -> f32
+    %p = arith.mulf %a, %v : f32
+    te.yield %p : f32
+  }
+  func.return %y : tensor<?x32xf32>
+}
+// CHECK-LABEL: func.func @x_wt(
+// CHECK:       te.reduce "add" [%E, %c32] over [%c64] {te.parallel = 4 : i64} : tensor<?x32xf32> {
+// GONE-LABEL:  func.func @x_wt(
+// GONE-NOT:    te.order
+
+// -----
+// A column sum (16 outputs over E): the reduction over E outside, the 16 columns
+// inside; the outermost loop is a reduction, so no thread may take a share.
+func.func @column_sum(%E: index, %x: tensor<?x16xf32>) -> tensor<16xf32> {
+  %c16 = arith.constant 16 : index
+  %s = te.reduce "add" [%c16] over [%E] : tensor<16xf32> {
+  ^bb0(%j: index, %e: index):
+    %v = te.load %x[%e, %j] : tensor<?x16xf32> -> f32
+    te.yield %v : f32
+  }
+  func.return %s : tensor<16xf32>
+}
+// CHECK-LABEL: func.func @column_sum(
+// CHECK:       te.reduce "add" [%c16] over [%E] {te.order = array<i64: 1, 0>} : tensor<16xf32> {
+// GONE-LABEL:  func.func @column_sum(
+// GONE-NOT:    te.parallel
+
+// -----
+// A norm over xyz (a short static reduction) stays a sum per row; rows parallel in
+// chunks of ceil(20000 / (2 units * 3)) = 3334. A compute over static extents
+// only (a transposed weight) stays sequential, and so does a te.scatter.
+func.func @norm(%N: index, %E: index, %x: tensor<?x3xf32>, %w: tensor<20x32xf32>, %dst: tensor<?xi64>) -> (tensor<?xf32>, tensor<32x20xf32>, tensor<?x3xf32>) {
+  %c3 = arith.constant 3 : index
+  %c20 = arith.constant 20 : index
+  %c32 = arith.constant 32 : index
+  %s = te.reduce "add" [%N] over [%c3] : tensor<?xf32> {
+  ^bb0(%n: index, %k: index):
+    %v = te.load %x[%n, %k] : tensor<?x3xf32> -> f32
+    %q = arith.mulf %v, %v : f32
+    te.yield %q : f32
+  }
+  %t = te.compute [%c32, %c20] : tensor<32x20xf32> {
+  ^bb0(%i: index, %j: index):
+    %v = te.load %w[%j, %i] : tensor<20x32xf32> -> f32
+    te.yield %v : f32
+  }
+  %a = te.scatter "add" %x over [%E, %c3] : tensor<?x3xf32> -> tensor<?x3xf32> {
+  ^bb0(%e: index, %j: index):
+    %r = te.load %dst[%e] : tensor<?xi64> -> i64
+    %n = te.index %r in %N {site = 1 : i64} : i64
+    %one = arith.constant 1.000000e+00 : f32
+    te.update [%n, %j], %one : f32
+  }
+  func.return %s, %t, %a : tensor<?xf32>, tensor<32x20xf32>, tensor<?x3xf32>
+}
+// CHECK-LABEL: func.func @norm(
+// CHECK:       te.reduce "add" [%N] over [%c3] {te.parallel = 3334 : i64} : tensor<?xf32> {
+// CHECK:       te.compute [%c32, %c20] : tensor<32x20xf32> {
+// CHECK:       te.scatter "add" %x over [%E, %c3] : tensor<?x3xf32> -> tensor<?x3xf32> {
+// GONE-LABEL:  func.func @norm(
+// GONE-NOT:    te.order
+// GONE:        te.parallel
+// GONE-NOT:    te.parallel

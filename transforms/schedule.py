@@ -1,0 +1,98 @@
+"""schedule: choose each te op's loop order and its parallel loop.
+
+The decisions are attributes that lower-tensorexpr-to-loops follows (without them
+the loops run in the body's argument order, on one thread):
+
+- `te.order = array<i64: ...>`: the body's index arguments, outermost loop first
+  (set only when it is not the argument order);
+- `te.parallel = K : i64`: the outermost loop runs on several threads, each taking
+  chunks of at least K iterations, enough work to pay for waking the threads.
+
+Loop order. A te.reduce accumulates into its output (loops: dynamic output dims,
+reduction dims, static output dims; the i-k-j order of a matmul, whose innermost
+loop runs along contiguous output elements and vectorizes) when the last output dim
+is static and at least `MIN_ROW` long, the reduction is not a short static one (a
+norm over xyz), and its loads run along the last output dim at least as often as
+along a reduction dim (`x @ B`, column sums; `x @ W.T` reads both operands along
+k and stays a dot product per output element).
+
+Vector width is not chosen here: the innermost loop is the contiguous one, and
+LLVM's loop vectorizer picks the width for the host CPU (16 x f32 on AVX-512).
+
+Parallel loop. The outermost loop, when it is an output dim sized by a symbol (N,
+E; static dims are short) and the op is not a scatter: two updates of a scatter
+may hit one element, and a reduction loop carries its accumulator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, i64
+from xdsl.passes import ModulePass
+
+from dialects import tensorexpr as te
+from transforms.cost_model import body_cost
+
+MIN_ROW = 8  # a vector of f32 at least
+SHORT_REDUCTION = 8  # static reductions shorter than this stay innermost
+MIN_PARALLEL_WORK = 20_000  # cost units per thread (~10 us) before threads pay off
+
+
+def loop_order(op: te.ComputeOp | te.ReduceOp | te.ScatterOp) -> list[int]:
+    """The body's arguments, outermost loop first."""
+    n = len(op.body.block.args)
+    if not isinstance(op, te.ReduceOp):
+        return list(range(n))
+    extents = list(op.extents)
+    rank = len(extents)
+    red = list(op.reduce_extents)
+    if not extents or (te.static_extent(extents[-1]) or 0) < MIN_ROW:
+        return list(range(n))
+    if all((r := te.static_extent(e)) is not None and r < SHORT_REDUCTION for e in red):
+        return list(range(n))
+    args = op.body.block.args
+    last_out, reduction = args[rank - 1], set(args[rank:])
+    lasts = [o.indices[-1] for o in op.body.block.walk() if isinstance(o, te.LoadOp) and o.indices]
+    along_out = sum(1 for v in lasts if v is last_out)
+    along_red = sum(1 for v in lasts if v in reduction)
+    if along_out == 0 or along_out < along_red:
+        return list(range(n))
+    static = [d for d, e in enumerate(extents) if te.static_extent(e) is not None]
+    dynamic = [d for d in range(rank) if d not in static]
+    return dynamic + list(range(rank, n)) + static
+
+
+def min_chunk(op: te.ComputeOp | te.ReduceOp | te.ScatterOp, order: list[int]) -> int | None:
+    """Iterations of the outermost loop per thread chunk, or None to stay sequential."""
+    if isinstance(op, te.ScatterOp) or not order:
+        return None
+    rank = op.rank()
+    space = op.space()
+    if order[0] >= rank or te.static_extent(space[order[0]]) is not None:
+        return None
+    work = max(body_cost(op), 1)
+    for d in order[1:]:
+        work *= te.static_extent(space[d]) or 1
+    return max(1, -(-MIN_PARALLEL_WORK // work))
+
+
+@dataclass(frozen=True)
+class SchedulePass(ModulePass):
+    name = "schedule"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in op.ops:
+            if not isinstance(fn, func.FuncOp) or fn.is_declaration:
+                continue
+            for o in fn.body.block.ops:
+                if not isinstance(o, (te.ComputeOp, te.ReduceOp, te.ScatterOp)):
+                    continue
+                order = loop_order(o)
+                if order != sorted(order):
+                    o.attributes["te.order"] = DenseArrayBase.from_list(i64, order)
+                chunk = min_chunk(o, order)
+                if chunk is not None:
+                    o.attributes["te.parallel"] = IntegerAttr(chunk, 64)
