@@ -353,26 +353,8 @@ def _meta(args: argparse.Namespace, config: dict[str, Any]) -> dict[str, Any]:
     return meta
 
 
-def _ours_thread_mode() -> str | None:
-    """'compile' or 'call' if that takes a `num_threads` option, else None (single-threaded)."""
-    try:
-        from pipeline.compiler import CompiledFunction, compile
-    except Exception:
-        return None
-    if "num_threads" in inspect.signature(compile).parameters:
-        return "compile"
-    if "num_threads" in inspect.signature(CompiledFunction.__call__).parameters:
-        return "call"
-    return None
-
-
 def _ours_thread_mode_text() -> str:
-    mode = _ours_thread_mode()
-    if mode == "compile":
-        return "compile(..., num_threads=T), once per thread count"
-    if mode == "call":
-        return "compiled(*args, num_threads=T)"
-    return "single-threaded: neither compile() nor the callable takes num_threads"
+    return "compiled once; compiled.num_threads = T before timing at T threads"
 
 
 def _loadavg() -> list[float] | None:
@@ -510,21 +492,14 @@ class _Builder:
     def _build_ours(self, threads: int) -> Built:
         from pipeline.compiler import compile
 
-        mode = _ours_thread_mode()
-        kw = {"num_threads": threads} if mode == "compile" else {}
         t0 = time.perf_counter()
-        compiled = compile(self.m.fn, self.m.example, self.m.shapes, **kw)
+        compiled = compile(self.m.fn, self.m.example, self.m.shapes)
         wall = time.perf_counter() - t0
         parts = {k: v for k, v in getattr(compiled, "timings", {}).items()}
         parts["wall_s"] = wall
         total = parts.get("total_s", wall)
-        if mode == "call":
-            def call(*a: Any, _c: Any = compiled, _t: int = threads) -> Any:
-                return _c(*a, num_threads=_t)
-        else:
-            call = compiled
         parts["threads"] = _ours_thread_mode_text()
-        return Built("ours", call, total, parts)
+        return Built("ours", compiled, total, parts)
 
     def _build_tc_graph(self, threads: int) -> Built:
         import torch
@@ -661,7 +636,6 @@ def _timing_worker(cfg: dict[str, Any], out: _Out) -> None:
         out.emit("error", stage="load", error=_error_text(e))
         return
     builder = _Builder(model, out)
-    ours_mode = _ours_thread_mode()
     torch.set_num_threads(threads_list[0] if specialize else max(threads_list))
     out.progress(f"{name}: compiler warm-up")
     warm = _warm_compilers(contenders)
@@ -670,9 +644,7 @@ def _timing_worker(cfg: dict[str, Any], out: _Out) -> None:
                            "compiler_warmup_s": warm})
 
     def per_thread(c: str) -> bool:
-        if c in INDUCTOR:
-            return specialize
-        return c == "ours" and ours_mode == "compile"
+        return c in INDUCTOR and specialize
 
     built: dict[tuple[str, int | None], Built] = {}
 
@@ -702,6 +674,8 @@ def _timing_worker(cfg: dict[str, Any], out: _Out) -> None:
             b = get(c, t)
             torch.set_num_threads(t)
             if b.call is not None:
+                if c == "ours":
+                    b.call.num_threads = t
                 calls[c] = b
         for n in cfg["sizes"]:
             out.progress(f"{name}: threads {t}, N={n}")

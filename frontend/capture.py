@@ -121,6 +121,7 @@ def capture(
         dim = next(d for ds in dims for d in ds.values() if d.__name__ == n)
         symbols.append(SymbolSpec(n, int(dim.min or 0), _finite(dim.max)))
 
+    traced_code = graph.code
     graph = _functionalize(graph, fakes)
     weights = {
         n.target: getattr(graph, n.target)
@@ -132,7 +133,7 @@ def capture(
     if check_args is None:
         check_args = _grown(example_args, dims)
     if check_args is not None:
-        _compare_retrace(fn, graph, check_args, dims)
+        _compare_retrace(fn, traced_code, check_args, dims)
     return captured
 
 
@@ -380,14 +381,14 @@ def _grown(
 
 def _compare_retrace(
     fn: Callable[..., Any],
-    graph: torch.fx.GraphModule,
+    code: str,
     args: Sequence[torch.Tensor],
     dims: list[dict[int, Dim]],
 ) -> None:
-    """Trace again at other sizes: the code must be the same (as NequIP checks)."""
-    other, _, fakes, _ = _trace(fn, args, dims)
-    other = _functionalize(other, fakes)
-    if _normalized(other.code) != _normalized(graph.code):
+    """Trace again at other sizes: the code must be the same as the first trace's
+    (as NequIP checks; both before functionalization, which is deterministic)."""
+    other, _, _, _ = _trace(fn, args, dims)
+    if _normalized(other.code) != _normalized(code):
         raise CaptureError(
             "the graph traced at other sizes differs from the first one: the "
             "function depends on a dynamic size in a way the guards did not show"

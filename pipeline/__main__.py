@@ -51,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     comp.add_argument("--dump-dir", help="write every stage and every pass's output here")
     run = sub.add_parser("run", help="compile, run on N atoms, compare with eager, time both")
     run.add_argument("--repeat", type=int, default=20, help="calls to time")
+    run.add_argument("--threads", type=int, default=None, help="threads of the parallel loops (default: every core)")
+    run.add_argument("--profile", action="store_true", help="time every loop nest and print the slowest")
     for p in (cap, comp, run):
         p.add_argument("model", help="a model file, e.g. examples/mlp.py")
         p.add_argument("--training", action="store_true", help="the training variant")
@@ -131,10 +133,13 @@ def _run(args: argparse.Namespace) -> int:
     n = args.atoms or example.default_atoms
     traced = 23 if n != 23 else 29  # trace at another size than the one we run
     try:
-        compiled = compile(example.fn, example.make_inputs(traced, dtype, 0), example.dynamic_shapes)
+        compiled = compile(example.fn, example.make_inputs(traced, dtype, 0), example.dynamic_shapes,
+                           profile=args.profile)
     except Exception as e:  # every stage raises its own kind; report it, do not crash
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
+    if args.threads:
+        compiled.num_threads = args.threads
     inputs = example.make_inputs(n, dtype, 1)
     got = compiled(*inputs.values())
     want = example.fn(*inputs.values())
@@ -151,7 +156,14 @@ def _run(args: argparse.Namespace) -> int:
           + ", ".join(f"{k[:-2]} {v:.2f}" for k, v in t.items() if k not in ("capture_s", "total_s")) + ")")
     ours = _median_time(lambda: compiled(*inputs.values()), args.repeat)
     eager = _median_time(lambda: example.fn(*inputs.values()), args.repeat)
-    print(f"  one call: ours {ours * 1e3:.3f} ms, eager {eager * 1e3:.3f} ms (median of {args.repeat})")
+    print(f"  one call: ours {ours * 1e3:.3f} ms, eager {eager * 1e3:.3f} ms (median of {args.repeat}, "
+          f"ours on {compiled.num_threads} threads)")
+    if args.profile:
+        rows = compiled.profile()
+        total = sum(t for _, t in rows)
+        print(f"  loop nests, mean per call (their sum {total * 1e3:.3f} ms; see the `loops` stage):")
+        for nest, t in rows[:15]:
+            print(f"    {t * 1e3:9.3f} ms {100 * t / total if total else 0:5.1f}%  {nest}")
     return 0
 
 

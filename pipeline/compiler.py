@@ -35,7 +35,7 @@ STAGES: list[tuple[str, list[str]]] = [
     ("aten", ["canonicalize", "cse"]),
     ("tensorexpr", ["lower-aten-to-tensorexpr", "canonicalize", "cse"]),
     ("fused", ["fuse-elementwise", "transpose-operands", "cse", "schedule"]),
-    ("loops", ["lower-tensorexpr-to-loops", "approximate-math", "canonicalize", "cse", "plan-memory", "cse"]),
+    ("loops", ["lower-tensorexpr-to-loops", "fuse-sibling-loops", "approximate-math", "canonicalize", "cse", "plan-memory", "cse"]),
     ("llvm", LOOPS_TO_LLVM),
 ]
 """(stage, passes that produce it from the previous stage); `fx` and `aten` come first."""
@@ -233,7 +233,7 @@ def compile_captured(
     signature: tuple[list[str], list[str], list[torch.dtype]] = ([], [], [])
     for stage, passes in STAGES:
         if profile and stage == "loops":
-            passes = [p for q in passes for p in ([q, "profile-loops"] if q == "lower-tensorexpr-to-loops" else [q])]
+            passes = [p for q in passes for p in ([q, "profile-loops"] if q == "fuse-sibling-loops" else [q])]
         start = time.perf_counter()
         pipeline = PassPipeline.parse_spec(available, ",".join(passes), dumps.callback)
         pipeline.apply(ctx, module)

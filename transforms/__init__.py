@@ -41,6 +41,12 @@ def _profile_loops() -> type[ModulePass]:
     return ProfileLoopsPass
 
 
+def _fuse_sibling_loops() -> type[ModulePass]:
+    from transforms.fuse_sibling_loops import FuseSiblingLoopsPass
+
+    return FuseSiblingLoopsPass
+
+
 def _approximate_math() -> type[ModulePass]:
     from transforms.approximate_math import ApproximateMathPass
 
@@ -59,6 +65,7 @@ TRANSFORM_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "fuse-elementwise": _fuse_elementwise,
     "transpose-operands": _transpose_operands,
     "schedule": _schedule,
+    "fuse-sibling-loops": _fuse_sibling_loops,
     "profile-loops": _profile_loops,
     "approximate-math": _approximate_math,
     "plan-memory": _plan_memory,

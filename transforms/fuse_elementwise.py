@@ -83,7 +83,7 @@ class FuseElementwisePass(ModulePass):
     max_consumers: int = 4
     """Never evaluate a body at more load sites than this."""
 
-    max_reused_cost: int = 3
+    max_reused_cost: int = 1
     """Inline into a site that re-reads each element (a matmul operand) only bodies
     this cheap: the body runs once per read, not once per element."""
 

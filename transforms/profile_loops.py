@@ -13,6 +13,7 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DictionaryAttr,
     IndexType,
@@ -63,7 +64,7 @@ class ProfileLoopsPass(ModulePass):
 
     def instrument(self, fn: func.FuncOp) -> None:
         block = fn.body.block
-        profile = block.insert_arg(MemRefType(f64, [-1]), len(block.args))
+        profile = block.insert_arg(MemRefType(f64, [DYNAMIC_INDEX]), len(block.args))
         profile.name_hint = "profile"
         attrs = list(fn.arg_attrs.data) if fn.arg_attrs else [DictionaryAttr({})] * (len(block.args) - 1)
         fn.arg_attrs = ArrayAttr(attrs + [DictionaryAttr({"loops.profile": UnitAttr()})])

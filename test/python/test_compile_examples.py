@@ -77,3 +77,18 @@ def test_driver_knows_every_stage() -> None:
     import pipeline.compiler as compiler
 
     assert driver.STAGE_NAMES == compiler.STAGE_NAMES
+
+
+def test_profile_times_every_loop_nest() -> None:
+    fn, make, _ = compiled("lennard_jones", False, torch.float64)
+    native = compile(fn, make(TRACE_ATOMS, torch.float64, 0), model("lennard_jones").dynamic_shapes, profile=True)
+    inputs = make(300, torch.float64, 3)
+    for _ in range(3):
+        assert_close(native(*inputs.values()), fn(*inputs.values()), torch.float64, "profiled")
+    rows = native.profile()
+    assert len(rows) == len(native.profile_nests) > 3
+    assert all(t >= 0 for _, t in rows) and sum(t for _, t in rows) > 0
+    assert [t for _, t in rows] == sorted((t for _, t in rows), reverse=True)
+    assert rows[0][0].startswith("nest ") and " -> " in rows[0][0]
+    with pytest.raises(ValueError, match="profile=True"):
+        compiled("lennard_jones", False, torch.float64)[2].profile()

@@ -1,0 +1,179 @@
+// RUN: pipeline-opt %s --split-input-file -p fuse-sibling-loops | filecheck %s
+// RUN: pipeline-opt %s --split-input-file -p fuse-sibling-loops | filecheck %s --check-prefix=GONE
+
+// fuse-sibling-loops: adjacent loops with the same bounds and step (scf.for with
+// scf.for, scf.parallel with scf.parallel) that read a common buffer and neither
+// writes what the other reads or writes become one loop running both bodies; the
+// ops between them move out of the way (those using the first loop's results after
+// the second loop, the others before the first). Merged bodies are fused the same
+// way, so two inner reductions share one scf.for with two accumulators.
+
+// Two reductions over the 16 Gaussians of each edge (the backward's dE/dr terms),
+// both reading g: the edge loops merge, then their inner sums, carried as two
+// accumulators of one scf.for; each store of a sum moves after the merged sums,
+// the second nest's load of %r moves up. (cse then shares their common work.)
+func.func @sums(%E: index, %g: memref<?xf32>, %r: memref<?xf32>, %a: memref<?xf32>, %b: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  "scf.parallel"(%c0, %E, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%e: index):
+    %row = arith.muli %e, %c16 : index
+    %sa = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %at = arith.addi %row, %k : index
+      %v = memref.load %g[%at] : memref<?xf32>
+      %s = arith.addf %acc, %v : f32
+      scf.yield %s : f32
+    }
+    memref.store %sa, %a[%e] : memref<?xf32>
+    %x = memref.load %r[%e] : memref<?xf32>
+    %sb = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %at = arith.addi %row, %k : index
+      %v = memref.load %g[%at] : memref<?xf32>
+      %p = arith.mulf %v, %x : f32
+      %s = arith.addf %acc, %p : f32
+      scf.yield %s : f32
+    }
+    memref.store %sb, %b[%e] : memref<?xf32>
+    scf.reduce
+  }) {loops.min_chunk = 64 : i64} : (index, index, index) -> ()
+  func.return
+}
+// CHECK:      builtin.module {
+// CHECK-NEXT: func.func @sums(%E: index, %g: memref<?xf32>, %r: memref<?xf32>, %a: memref<?xf32>, %b: memref<?xf32>) {
+// CHECK-NEXT: %c0 = arith.constant 0 : index
+// CHECK-NEXT: %c1 = arith.constant 1 : index
+// CHECK-NEXT: %c16 = arith.constant 16 : index
+// CHECK-NEXT: %zero = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: "scf.parallel"(%c0, %E, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+// CHECK-NEXT: ^bb0(%e: index):
+// CHECK-NEXT:   %row = arith.muli %e, %c16 : index
+// CHECK-NEXT:   %x = memref.load %r[%e] : memref<?xf32>
+// CHECK-NEXT:   %sa, %sb = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %zero, %acc_1 = %zero) -> (f32, f32) {
+// CHECK-NEXT:     %at = arith.addi %row, %k : index
+// CHECK-NEXT:     %v = memref.load %g[%at] : memref<?xf32>
+// CHECK-NEXT:     %s = arith.addf %acc, %v : f32
+// CHECK-NEXT:     %at_1 = arith.addi %row, %k : index
+// CHECK-NEXT:     %v_1 = memref.load %g[%at_1] : memref<?xf32>
+// CHECK-NEXT:     %p = arith.mulf %v_1, %x : f32
+// CHECK-NEXT:     %s_1 = arith.addf %acc_1, %p : f32
+// CHECK-NEXT:     scf.yield %s, %s_1 : f32, f32
+// CHECK-NEXT:   }
+// CHECK-NEXT:   memref.store %sa, %a[%e] : memref<?xf32>
+// CHECK-NEXT:   memref.store %sb, %b[%e] : memref<?xf32>
+// CHECK-NEXT:   scf.reduce
+// CHECK-NEXT: }) {loops.min_chunk = 64 : i64} : (index, index, index) -> ()
+// CHECK-NEXT: func.return
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// GONE-LABEL: @sums(
+// GONE:       scf.for
+// GONE-NOT:   scf.for
+
+// -----
+// Two edge loops reading a common %x merge across the allocation between them
+// (it moves above); the merged scf.parallel keeps the smaller min_chunk.
+func.func @alloc_between(%E: index, %x: memref<?xf32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  "scf.parallel"(%c0, %E, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%e: index):
+    %v = memref.load %x[%e] : memref<?xf32>
+    %w = arith.mulf %v, %v : f32
+    memref.store %w, %y[%e] : memref<?xf32>
+    scf.reduce
+  }) {loops.min_chunk = 64 : i64} : (index, index, index) -> ()
+  %t = memref.alloc(%E) : memref<?xf32>
+  "scf.parallel"(%c0, %E, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%e: index):
+    %v = memref.load %x[%e] : memref<?xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %t[%e] : memref<?xf32>
+    scf.reduce
+  }) {loops.min_chunk = 16 : i64} : (index, index, index) -> ()
+  memref.dealloc %t : memref<?xf32>
+  func.return
+}
+// CHECK:      {{^// -{5}$}}
+// CHECK-NEXT: builtin.module {
+// CHECK-NEXT: func.func @alloc_between(%E: index, %x: memref<?xf32>, %y: memref<?xf32>) {
+// CHECK-NEXT: %c0 = arith.constant 0 : index
+// CHECK-NEXT: %c1 = arith.constant 1 : index
+// CHECK-NEXT: %t = memref.alloc(%E) : memref<?xf32>
+// CHECK-NEXT: "scf.parallel"(%c0, %E, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+// CHECK-NEXT: ^bb0(%e: index):
+// CHECK-NEXT:   %v = memref.load %x[%e] : memref<?xf32>
+// CHECK-NEXT:   %w = arith.mulf %v, %v : f32
+// CHECK-NEXT:   memref.store %w, %y[%e] : memref<?xf32>
+// CHECK-NEXT:   %v_1 = memref.load %x[%e] : memref<?xf32>
+// CHECK-NEXT:   %w_1 = arith.addf %v_1, %v_1 : f32
+// CHECK-NEXT:   memref.store %w_1, %t[%e] : memref<?xf32>
+// CHECK-NEXT:   scf.reduce
+// CHECK-NEXT: }) {loops.min_chunk = 16 : i64} : (index, index, index) -> ()
+// CHECK-NEXT: memref.dealloc %t : memref<?xf32>
+// CHECK-NEXT: func.return
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// GONE-LABEL: @alloc_between(
+// GONE:       scf.parallel
+// GONE-NOT:   scf.parallel
+
+// -----
+// Not fused: the second loop reads what the first writes (%y); loops over
+// different ranges (%E, %N); loops sharing no buffer; scf.for with scf.parallel.
+func.func @kept(%N: index, %E: index, %x: memref<?xf32>, %y: memref<?xf32>, %z: memref<?xf32>, %u: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %e = %c0 to %E step %c1 {
+    %v = memref.load %x[%e] : memref<?xf32>
+    memref.store %v, %y[%e] : memref<?xf32>
+  }
+  scf.for %e = %c0 to %E step %c1 {
+    %v = memref.load %y[%e] : memref<?xf32>
+    %w = memref.load %x[%e] : memref<?xf32>
+    %s = arith.addf %v, %w : f32
+    memref.store %s, %z[%e] : memref<?xf32>
+  }
+  scf.for %n = %c0 to %N step %c1 {
+    %v = memref.load %x[%n] : memref<?xf32>
+    memref.store %v, %u[%n] : memref<?xf32>
+  }
+  "scf.parallel"(%c0, %N, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%n: index):
+    %v = memref.load %x[%n] : memref<?xf32>
+    memref.store %v, %z[%n] : memref<?xf32>
+    scf.reduce
+  }) : (index, index, index) -> ()
+  func.return
+}
+// CHECK:      {{^// -{5}$}}
+// CHECK-NEXT: builtin.module {
+// CHECK-NEXT: func.func @kept(%N: index, %E: index, %x: memref<?xf32>, %y: memref<?xf32>, %z: memref<?xf32>, %u: memref<?xf32>) {
+// CHECK-NEXT: %c0 = arith.constant 0 : index
+// CHECK-NEXT: %c1 = arith.constant 1 : index
+// CHECK-NEXT: scf.for %e = %c0 to %E step %c1 {
+// CHECK-NEXT:   %v = memref.load %x[%e] : memref<?xf32>
+// CHECK-NEXT:   memref.store %v, %y[%e] : memref<?xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.for %e_1 = %c0 to %E step %c1 {
+// CHECK-NEXT:   %v_1 = memref.load %y[%e_1] : memref<?xf32>
+// CHECK-NEXT:   %w = memref.load %x[%e_1] : memref<?xf32>
+// CHECK-NEXT:   %s = arith.addf %v_1, %w : f32
+// CHECK-NEXT:   memref.store %s, %z[%e_1] : memref<?xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.for %n = %c0 to %N step %c1 {
+// CHECK-NEXT:   %v_2 = memref.load %x[%n] : memref<?xf32>
+// CHECK-NEXT:   memref.store %v_2, %u[%n] : memref<?xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: "scf.parallel"(%c0, %N, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+// CHECK-NEXT: ^bb0(%n_1: index):
+// CHECK-NEXT:   %v_3 = memref.load %x[%n_1] : memref<?xf32>
+// CHECK-NEXT:   memref.store %v_3, %z[%n_1] : memref<?xf32>
+// CHECK-NEXT:   scf.reduce
+// CHECK-NEXT: }) : (index, index, index) -> ()
+// CHECK-NEXT: func.return
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// GONE-LABEL: @kept(
+// GONE-COUNT-3: scf.for

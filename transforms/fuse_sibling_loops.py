@@ -1,0 +1,162 @@
+"""fuse-sibling-loops: merge adjacent loop nests over the same range that read the same data.
+
+The backward of a potential reads the same per-edge data in several reductions
+(dE/dr through the Gaussians and through their centers, say): each a loop nest over
+the edges that gathers the same rows and, after fusion at the te level, recomputes
+the same exp. Two adjacent loops with the same bounds and step (scf.for with
+scf.for, scf.parallel with scf.parallel) become one when
+
+- they read at least one common buffer (the reason to share a loop), and
+- neither writes a buffer the other reads or writes (the status buffer aside: it
+  only records an index error), so every iteration order gives the same result;
+
+the ops between them move out of the way (those using the first loop's results
+below the second, the others above the first) when no memory access is reordered
+across a conflicting one. Their bodies are then fused the same way, loop by
+loop, down to the innermost (reductions carry both accumulators in one scf.for),
+and `cse` removes the work the two bodies shared.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects import func, memref, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+Loop = scf.ForOp | scf.ParallelOp
+
+
+def _bounds(loop: Loop) -> tuple[SSAValue, ...]:
+    if isinstance(loop, scf.ForOp):
+        return (loop.lb, loop.ub, loop.step)
+    return (*loop.lowerBound, *loop.upperBound, *loop.step)
+
+
+def _accesses(op: Operation, status: set[SSAValue]) -> tuple[set[SSAValue], set[SSAValue]]:
+    """(buffers read, buffers written) anywhere inside op."""
+    reads: set[SSAValue] = set()
+    writes: set[SSAValue] = set()
+    for o in op.walk():
+        if isinstance(o, memref.LoadOp):
+            reads.add(o.memref)
+        elif isinstance(o, memref.StoreOp) and o.memref not in status:
+            writes.add(o.memref)
+        elif isinstance(o, (func.CallOp, memref.CopyOp)):
+            return set(), {SSAValue.get(x) for x in o.operands}  # unknown effects: never fuse
+    return reads, writes
+
+
+def _fusible(a: Loop, b: Loop, status: set[SSAValue]) -> bool:
+    if type(a) is not type(b) or _bounds(a) != _bounds(b):
+        return False
+    if isinstance(a, scf.ParallelOp) and (a.initVals or b.initVals or len(a.lowerBound) != 1):
+        return False
+    ra, wa = _accesses(a, status)
+    rb, wb = _accesses(b, status)
+    return bool(ra & rb) and not (wa & (rb | wb)) and not (wb & ra)
+
+
+def _make_adjacent(a: Loop, b: Loop, status: set[SSAValue]) -> bool:
+    """Move the ops between a and b out of the way, if that reorders no conflicting
+    memory accesses: those that use a's results (the store of a reduction's sum) go
+    after b, the others (allocations, index arithmetic, loads) before a."""
+    before: list[Operation] = []
+    after: list[Operation] = []
+    tainted: set[SSAValue] = set(a.results)
+    op = a.next_op
+    while op is not b:
+        assert op is not None
+        if any(v in tainted for v in op.operands):
+            after.append(op)
+            tainted.update(op.results)
+        else:
+            before.append(op)
+        op = op.next_op
+    if any(v in tainted for o in b.walk() for v in o.operands):
+        return False  # b reads what a computes
+    ra, wa = _accesses(a, status)
+    rb, wb = _accesses(b, status)
+    for o in before:
+        r, w = _accesses(o, status)
+        if r & wa or w & (ra | wa):
+            return False
+    for o in after:
+        r, w = _accesses(o, status)
+        if r & wb or w & (rb | wb):
+            return False
+    for o in before:
+        o.detach()
+        Rewriter.insert_op(o, InsertPoint.before(a))
+    for o in reversed(after):
+        o.detach()
+        Rewriter.insert_op(o, InsertPoint.after(b))
+    return True
+
+
+def _merge(a: Loop, b: Loop) -> Loop:
+    """One loop running a's body then b's, with both loops' iteration arguments."""
+    body_a, body_b = a.body.block, b.body.block
+    iv_a, iv_b = body_a.args[0], body_b.args[0]
+    n_a = len(body_a.args) - 1
+    block = Block(arg_types=[a.type for a in body_a.args] + [a.type for a in body_b.args[1:]])
+    for new, old in zip(block.args, list(body_a.args) + list(body_b.args[1:])):
+        new.name_hint = old.name_hint
+    mapping = {iv_a: block.args[0], iv_b: block.args[0]}
+    mapping.update(zip(body_a.args[1:], block.args[1:1 + n_a]))
+    mapping.update(zip(body_b.args[1:], block.args[1 + n_a:]))
+    yielded: list[SSAValue] = []
+    for body in (body_a, body_b):
+        for op in body.ops:
+            if op is body.last_op:
+                yielded += [mapping.get(v, v) for v in op.operands]
+                break
+            clone = op.clone(value_mapper=mapping)
+            block.add_op(clone)
+            mapping.update(zip(op.results, clone.results))
+    if isinstance(a, scf.ForOp):
+        assert isinstance(b, scf.ForOp)
+        block.add_op(scf.YieldOp(*yielded))
+        merged: Loop = scf.ForOp(a.lb, a.ub, a.step, [*a.iter_args, *b.iter_args], Region(block))
+    else:
+        assert isinstance(b, scf.ParallelOp)
+        block.add_op(scf.ReduceOp())
+        merged = scf.ParallelOp(list(a.lowerBound), list(a.upperBound), list(a.step), Region(block))
+        chunks = [x.value.data for x in (a.attributes.get("loops.min_chunk"), b.attributes.get("loops.min_chunk"))
+                  if isinstance(x, IntegerAttr)]
+        if chunks:
+            merged.attributes["loops.min_chunk"] = IntegerAttr(min(chunks), 64)
+    Rewriter.insert_op(merged, InsertPoint.before(a))
+    for old, new in zip(list(a.results) + list(b.results), merged.results):
+        old.replace_all_uses_with(new)
+    Rewriter.erase_op(a)
+    Rewriter.erase_op(b)
+    return merged
+
+
+def fuse_block(block: Block, status: set[SSAValue]) -> None:
+    """Fuse sibling loops in `block`, then inside every loop it holds."""
+    op = block.first_op
+    while op is not None:
+        if isinstance(op, (scf.ForOp, scf.ParallelOp)):
+            b = op.next_op
+            while b is not None and not isinstance(b, (scf.ForOp, scf.ParallelOp)):
+                b = b.next_op
+            if b is not None and _fusible(op, b, status) and _make_adjacent(op, b, status):
+                op = _merge(op, b)
+                continue  # try the next sibling too
+            fuse_block(op.body.block, status)
+        op = op.next_op
+
+
+class FuseSiblingLoopsPass(ModulePass):
+    name = "fuse-sibling-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in op.ops:
+            if isinstance(fn, func.FuncOp) and not fn.is_declaration:
+                attrs = fn.arg_attrs.data if fn.arg_attrs else ()
+                status = {a for a, d in zip(fn.body.block.args, attrs) if "loops.status" in d.data}
+                fuse_block(fn.body.block, status)
