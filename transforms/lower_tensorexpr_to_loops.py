@@ -115,7 +115,8 @@ class _FunctionLowering:
             o.name_hint = f"out{k}"
         self.status = block.args[-2]
         self.status.name_hint = "status"
-        block.args[-1].name_hint = "num_threads"
+        self.num_threads = block.args[-1]
+        self.num_threads.name_hint = "num_threads"
         self.b = Builder(InsertPoint.at_end(block))
         self.zero = self.b.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
         self.one = self.b.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
@@ -370,10 +371,10 @@ class _FunctionLowering:
         kind = op.kind.data
         order = _order(op)
         body = _Body(self, op.body.block, [op.body.block.args[d] for d in order])
+        term = body.terminator
+        assert isinstance(term, te.UpdateOp)
 
         def update(b: Builder, ivs: list[SSAValue]) -> None:
-            term = body.terminator
-            assert isinstance(term, te.UpdateOp)
             at = self.linear(b, [body.value(i) for i in term.indices], buf.extents)
             value = body.value(term.value)
             if kind == "add":
@@ -381,8 +382,77 @@ class _FunctionLowering:
                 value = _combine(b, "add", old, value)
             b.insert(memref.StoreOp.get(value, buf.memref, [at]))
 
-        body.enter(self.b, [])
-        self.nest(self.b, [self.extents(op)[d] for d in order], update, enter=body.enter)
+        extents = [self.extents(op)[d] for d in order]
+        part = op.attributes.get("te.partition")
+        if not isinstance(part, IntegerAttr):
+            body.enter(self.b, [])
+            self.nest(self.b, extents, update, enter=body.enter)
+            return
+        self.lower_scatter_partitioned(body, extents, update, part.value.data, buf, _parallel(op) or 1)
+
+    def lower_scatter_partitioned(
+        self, body: _Body, extents: list[SSAValue], update: Callable[[Builder, list[SSAValue]], None],
+        dim: int, buf: _Buffer, min_chunk: int,
+    ) -> None:
+        """Threads split the base along `dim` into row blocks; each scans the whole
+        update space and applies the updates that land in its block, guarding the
+        work of an update (not only its store) by the block test. Every row sees its
+        updates in the sequential order: the result is bit for bit the sequential one.
+        There are min(threads, ceil(outermost extent / min_chunk)) blocks."""
+        term = body.terminator
+        assert isinstance(term, te.UpdateOp)
+        target = term.indices[dim]
+        body.only = _slice(target, body.block)
+        needed = max((body.order.index(a) + 1 for a in body.block.args
+                      if a in _slice_args(target, body.block)), default=0)
+        chunk = self.index(min_chunk)
+        worth = self.b.insert(arith.CeilDivUIOp(extents[0], chunk)).result
+        teams = self.b.insert(arith.MaxSIOp(self.b.insert(arith.MinSIOp(self.num_threads, worth)).result,
+                                            self.one)).result
+        block = Block(arg_types=[IndexType()])
+        t = block.args[0]
+        t.name_hint = "part"
+        b = Builder(InsertPoint.at_end(block))
+        rows = buf.extents[dim]
+        lo = b.insert(arith.DivUIOp(b.insert(arith.MuliOp(rows, t)).result, teams)).result
+        next_t = b.insert(arith.AddiOp(t, self.one)).result
+        hi = b.insert(arith.DivUIOp(b.insert(arith.MuliOp(rows, next_t)).result, teams)).result
+
+        def guarded(gb: Builder, ivs: list[SSAValue]) -> None:
+            row = body.value(target)
+            mine = gb.insert(arith.AndIOp(gb.insert(arith.CmpiOp(row, lo, "uge")).result,
+                                          gb.insert(arith.CmpiOp(row, hi, "ult")).result)).result
+            then = Block()
+            tb = Builder(InsertPoint.at_end(then))
+            body.only = None
+            body.enter(tb, ivs)
+            self.nest(tb, extents[needed:], update, ivs, body.enter)
+            tb.insert(scf.YieldOp())
+            gb.insert(scf.IfOp(mine, [], Region(then)))
+
+        body.enter(b, [])
+        self.nest(b, extents[:needed], guarded, enter=body.enter)
+        b.insert(scf.ReduceOp())
+        loop = self.b.insert(scf.ParallelOp([self.zero], [teams], [self.one], Region(block)))
+        loop.attributes["loops.min_chunk"] = IntegerAttr(1, 64)
+
+
+def _slice(v: SSAValue, block: Block) -> set[Operation]:
+    """The ops of `block` that `v` depends on (itself included)."""
+    ops: set[Operation] = set()
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x.owner, Operation) and x.owner.parent_block() is block and x.owner not in ops:
+            ops.add(x.owner)
+            stack.extend(x.owner.operands)
+    return ops
+
+
+def _slice_args(v: SSAValue, block: Block) -> set[SSAValue]:
+    """The block arguments `v` depends on."""
+    args = {x for o in _slice(v, block) for x in o.operands if isinstance(x, BlockArgument) and x.owner is block}
+    return args | ({v} if isinstance(v, BlockArgument) and v.owner is block else set())
 
 
 def _order(op: te.ComputeOp | te.ReduceOp | te.ScatterOp) -> list[int]:
@@ -429,6 +499,7 @@ class _Body:
         self.terminator = block.last_op
         self.mapping: dict[SSAValue, SSAValue] = dict(lowering.values)
         self.pending = [o for o in block.ops if o is not self.terminator]
+        self.only: set[Operation] | None = None  # when set, emit only these ops
 
     def bound(self, v: SSAValue) -> bool:
         inside = (v.owner is self.block if isinstance(v, BlockArgument)
@@ -440,7 +511,7 @@ class _Body:
         self.mapping.update(zip(self.order, ivs))
         waiting = []
         for op in self.pending:
-            if all(self.bound(v) for v in op.operands):
+            if (self.only is None or op in self.only) and all(self.bound(v) for v in op.operands):
                 self.lowering.emit(b, op, self.mapping)
             else:
                 waiting.append(op)

@@ -20,8 +20,11 @@ Vector width is not chosen here: the innermost loop is the contiguous one, and
 LLVM's loop vectorizer picks the width for the host CPU (16 x f32 on AVX-512).
 
 Parallel loop. The outermost loop, when it is an output dim sized by a symbol (N,
-E; static dims are short) and the op is not a scatter: two updates of a scatter
-may hit one element, and a reduction loop carries its accumulator.
+E; static dims are short): never a reduction loop, which carries its accumulator.
+A scatter's updates may collide, so its threads split the base instead
+(`te.partition = d`: dim d, indexed by data and sized by a symbol, in one row
+block per thread); each thread scans the whole update space and applies the
+updates landing in its block, so every row sums in the sequential order.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerAttr, ModuleOp, TensorType, i64
 from xdsl.passes import ModulePass
 
 from dialects import tensorexpr as te
@@ -65,13 +68,36 @@ def loop_order(op: te.ComputeOp | te.ReduceOp | te.ScatterOp) -> list[int]:
     return dynamic + list(range(rank, n)) + static
 
 
-def min_chunk(op: te.ComputeOp | te.ReduceOp | te.ScatterOp, order: list[int]) -> int | None:
-    """Iterations of the outermost loop per thread chunk, or None to stay sequential."""
-    if isinstance(op, te.ScatterOp) or not order:
-        return None
-    rank = op.rank()
+def partition_dim(op: te.ScatterOp) -> int | None:
+    """The base dim a scatter's threads split (`te.partition`): one indexed by data
+    (te.index), sized by a symbol, over an update space whose outermost loop is too."""
+    update = op.body.block.last_op
+    assert isinstance(update, te.UpdateOp)
     space = op.space()
-    if order[0] >= rank or te.static_extent(space[order[0]]) is not None:
+    if not space or te.static_extent(space[0]) is not None:
+        return None
+    for d, (index, extent) in enumerate(zip(update.indices, _base_extents(op))):
+        if isinstance(index.owner, te.IndexOp) and extent is None:
+            return d
+    return None
+
+
+def _base_extents(op: te.ScatterOp) -> list[int | None]:
+    t = op.base.type
+    assert isinstance(t, TensorType)
+    return [None if d == DYNAMIC_INDEX else d for d in t.get_shape()]
+
+
+def min_chunk(op: te.ComputeOp | te.ReduceOp | te.ScatterOp, order: list[int]) -> int | None:
+    """Iterations of the outermost loop per thread chunk, or None to stay sequential.
+    (A partitioned scatter: the outermost iterations per thread worth a thread.)"""
+    if not order:
+        return None
+    space = op.space()
+    if isinstance(op, te.ScatterOp):
+        if partition_dim(op) is None:
+            return None
+    elif order[0] >= op.rank() or te.static_extent(space[order[0]]) is not None:
         return None
     work = max(body_cost(op), 1)
     for d in order[1:]:
@@ -96,3 +122,5 @@ class SchedulePass(ModulePass):
                 chunk = min_chunk(o, order)
                 if chunk is not None:
                     o.attributes["te.parallel"] = IntegerAttr(chunk, 64)
+                if isinstance(o, te.ScatterOp) and chunk is not None:
+                    o.attributes["te.partition"] = IntegerAttr(partition_dim(o), 64)

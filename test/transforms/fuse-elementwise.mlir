@@ -10,7 +10,7 @@
 // max_consumers = 4) fuse when the extra evaluations cost at most max_recompute =
 // 32 units; a site whose indices ignore a loop index of its consumer (a matmul
 // operand, read once per output column; loops of extent 1 do not count) takes
-// only a body of at most max_reused_cost = 3 units, at one site. A producer that
+// only a body of at most max_reused_cost = 1 unit (a read), at one site. A producer that
 // is returned, or is a te.scatter base (not a load), is never inlined.
 //
 // The CHECK lines pin each function's whole output; the GONE lines, over each whole
@@ -507,61 +507,76 @@ func.func @scatter_base(%N: index, %E: index, %x: tensor<?x3xf32>, %dst: tensor<
 
 // -----
 // A matmul-like te.reduce reads each element of its operands once per column
-// (y[i, k] ignores j) or per row (ws[k, j] ignores i): the expensive exp(x) stays
-// a buffer, the cheap w * 2 (2 units, one site) is recomputed in the body.
-func.func @matmul_reuse(%N: index, %x: tensor<?x3xf32>) -> tensor<?x16xf32> {
+// (y[i, k] ignores j) or per row (ws[k, j] ignores i): a body recomputed there runs
+// once per read, so only a body of one read (a view: the transposed vt) fuses; the
+// expensive exp(x) and even the cheap w * 2 (2 units) stay buffers.
+func.func @matmul_reuse(%N: index, %x: tensor<?x3xf32>, %v: tensor<16x3xf32>) -> tensor<?x16xf32> {
   %c3 = arith.constant 3 : index
   %c16 = arith.constant 16 : index
   %w = te.weight "w" : tensor<3x16xf32>
   %y = te.compute [%N, %c3] : tensor<?x3xf32> {
   ^bb0(%i: index, %k: index):
-    %v = te.load %x[%i, %k] : tensor<?x3xf32> -> f32
-    %ex = math.exp %v : f32
+    %e = te.load %x[%i, %k] : tensor<?x3xf32> -> f32
+    %ex = math.exp %e : f32
     te.yield %ex : f32
   }
   %ws = te.compute [%c3, %c16] : tensor<3x16xf32> {
   ^bb0(%k: index, %j: index):
-    %v = te.load %w[%k, %j] : tensor<3x16xf32> -> f32
+    %e = te.load %w[%k, %j] : tensor<3x16xf32> -> f32
     %two = arith.constant 2.000000e+00 : f32
-    %s = arith.mulf %v, %two : f32
+    %s = arith.mulf %e, %two : f32
     te.yield %s : f32
+  }
+  %vt = te.compute [%c3, %c16] : tensor<3x16xf32> {
+  ^bb0(%k: index, %j: index):
+    %e = te.load %v[%j, %k] : tensor<16x3xf32> -> f32
+    te.yield %e : f32
   }
   %mm = te.reduce "add" [%N, %c16] over [%c3] : tensor<?x16xf32> {
   ^bb0(%i: index, %j: index, %k: index):
     %a = te.load %y[%i, %k] : tensor<?x3xf32> -> f32
     %b = te.load %ws[%k, %j] : tensor<3x16xf32> -> f32
+    %c = te.load %vt[%k, %j] : tensor<3x16xf32> -> f32
     %p = arith.mulf %a, %b : f32
-    te.yield %p : f32
+    %q = arith.mulf %p, %c : f32
+    te.yield %q : f32
   }
   func.return %mm : tensor<?x16xf32>
 }
 // CHECK:      {{^// -{5}$}}
 // CHECK-NEXT: builtin.module {
-// CHECK-NEXT:   func.func @matmul_reuse(%N: index, %x: tensor<?x3xf32>) -> tensor<?x16xf32> {
-// CHECK-NEXT:     %c3 = arith.constant 3 : index
-// CHECK-NEXT:     %c16 = arith.constant 16 : index
-// CHECK-NEXT:     %w = te.weight "w" : tensor<3x16xf32>
-// CHECK-NEXT:     %y = te.compute [%N, %c3] : tensor<?x3xf32> {
-// CHECK-NEXT:     ^bb0(%i: index, %k: index):
-// CHECK-NEXT:       %v = te.load %x[%i, %k] : tensor<?x3xf32> -> f32
-// CHECK-NEXT:       %ex = math.exp %v : f32
-// CHECK-NEXT:       te.yield %ex : f32
-// CHECK-NEXT:     }
-// CHECK-NEXT:     %mm = te.reduce "add" [%N, %c16] over [%c3] : tensor<?x16xf32> {
-// CHECK-NEXT:     ^bb0([[I:%i[_0-9]*]]: index, %j: index, [[K:%k[_0-9]*]]: index):
-// CHECK-NEXT:       %a = te.load %y{{\[}}[[I]], [[K]]] : tensor<?x3xf32> -> f32
-// CHECK-NEXT:       [[V:%v[_0-9]*]] = te.load %w{{\[}}[[K]], %j] : tensor<3x16xf32> -> f32
-// CHECK-NEXT:       %two = arith.constant 2.000000e+00 : f32
-// CHECK-NEXT:       %s = arith.mulf [[V]], %two : f32
-// CHECK-NEXT:       %p = arith.mulf %a, %s : f32
-// CHECK-NEXT:       te.yield %p : f32
-// CHECK-NEXT:     }
-// CHECK-NEXT:     func.return %mm : tensor<?x16xf32>
-// CHECK-NEXT:   }
+// CHECK-NEXT: func.func @matmul_reuse(%N: index, %x: tensor<?x3xf32>, %v: tensor<16x3xf32>) -> tensor<?x16xf32> {
+// CHECK-NEXT: %c3 = arith.constant 3 : index
+// CHECK-NEXT: %c16 = arith.constant 16 : index
+// CHECK-NEXT: %w = te.weight "w" : tensor<3x16xf32>
+// CHECK-NEXT: %y = te.compute [%N, %c3] : tensor<?x3xf32> {
+// CHECK-NEXT: ^bb0(%i: index, %k: index):
+// CHECK-NEXT:   %e = te.load %x[%i, %k] : tensor<?x3xf32> -> f32
+// CHECK-NEXT:   %ex = math.exp %e : f32
+// CHECK-NEXT:   te.yield %ex : f32
 // CHECK-NEXT: }
-// GONE-LABEL: func.func @matmul_reuse(
-// GONE-NOT:   %ws = te.compute
-// GONE-NOT:   te.load %ws
+// CHECK-NEXT: %ws = te.compute [%c3, %c16] : tensor<3x16xf32> {
+// CHECK-NEXT: ^bb0(%k_1: index, %j: index):
+// CHECK-NEXT:   %e_1 = te.load %w[%k_1, %j] : tensor<3x16xf32> -> f32
+// CHECK-NEXT:   %two = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:   %s = arith.mulf %e_1, %two : f32
+// CHECK-NEXT:   te.yield %s : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: %mm = te.reduce "add" [%N, %c16] over [%c3] : tensor<?x16xf32> {
+// CHECK-NEXT: ^bb0(%i_1: index, %j_1: index, %k_2: index):
+// CHECK-NEXT:   %a = te.load %y[%i_1, %k_2] : tensor<?x3xf32> -> f32
+// CHECK-NEXT:   %b = te.load %ws[%k_2, %j_1] : tensor<3x16xf32> -> f32
+// CHECK-NEXT:   %e_2 = te.load %v[%j_1, %k_2] : tensor<16x3xf32> -> f32
+// CHECK-NEXT:   %p = arith.mulf %a, %b : f32
+// CHECK-NEXT:   %q = arith.mulf %p, %e_2 : f32
+// CHECK-NEXT:   te.yield %q : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: func.return %mm : tensor<?x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// GONE-LABEL: @matmul_reuse(
+// GONE-NOT:   %vt = te.compute
+// GONE-NOT:   te.load %vt
 // GONE:       math.exp
 // GONE-NOT:   math.exp
 

@@ -190,3 +190,91 @@ func.func @norm(%N: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}) -> te
 // CHECK-NEXT: }
 // GONE-LABEL: func.func @norm(
 // GONE-NOT:   memref.load %out0
+
+// -----
+// A scatter partitioned along dim 0 (te.partition): min(threads, ceil(E / 64))
+// row blocks of N, one per iteration of an scf.parallel; each block scans every
+// edge, computes its destination row, and only when the row is in its block
+// [N * p / parts, N * (p + 1) / parts) computes the message (the exp) and adds it.
+func.func @partitioned(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["E", 3 : i64]}, %dst: tensor<?xi64> {te.dims = ["E"]}, %base: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}) -> tensor<?x3xf32> {
+  %c3 = arith.constant 3 : index
+  %zero = te.compute [%N, %c3] : tensor<?x3xf32> {
+  ^bb0(%i: index, %j: index):
+    %z = arith.constant 0.000000e+00 : f32
+    te.yield %z : f32
+  }
+  %s = te.scatter "add" %zero over [%E, %c3] {te.parallel = 64 : i64, te.partition = 0 : i64} : tensor<?x3xf32> -> tensor<?x3xf32> {
+  ^bb0(%e: index, %j: index):
+    %r = te.load %dst[%e] : tensor<?xi64> -> i64
+    %n = te.index %r in %N {site = 1 : i64} : i64
+    %v = te.load %x[%e, %j] : tensor<?x3xf32> -> f32
+    %m = math.exp %v : f32
+    te.update [%n, %j], %m : f32
+  }
+  func.return %s : tensor<?x3xf32>
+}
+// CHECK-LABEL: func.func @partitioned(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["E", 3 : i64]}, %dst: memref<?xi64> {te.dims = ["E"]}, %base: memref<?xf32> {te.dims = ["N", 3 : i64]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
+// CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
+// CHECK-NEXT: [[C3:%[0-9]+]] = arith.constant 3 : index
+// CHECK-NEXT: [[C3_2:%[0-9]+]] = arith.constant 3 : index
+// CHECK-NEXT: %c3 = arith.constant 3 : index
+// CHECK-NEXT: [[MULI:%[0-9]+]] = arith.muli %N, %c3 : index
+// CHECK-NEXT: [[ALLOC:%[0-9]+]] = memref.alloc([[MULI]]) : memref<?xf32>
+// CHECK-NEXT: %z = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %N step [[C1]] {
+// CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = [[C0]] to %c3 step [[C1]] {
+// CHECK-NEXT:     [[MULI_2:%[0-9]+]] = arith.muli [[IV]], %c3 : index
+// CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI_2]], [[IV_2]] : index
+// CHECK-NEXT:     memref.store %z, [[ALLOC]]{{\[}}[[ADDI]]] : memref<?xf32>
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+// CHECK-NEXT: [[MULI_3:%[0-9]+]] = arith.muli %N, %c3 : index
+// CHECK-NEXT: scf.for [[IV_3:%[0-9]+]] = [[C0]] to [[MULI_3]] step [[C1]] {
+// CHECK-NEXT:   [[LOAD:%[0-9]+]] = memref.load [[ALLOC]]{{\[}}[[IV_3]]] : memref<?xf32>
+// CHECK-NEXT:   memref.store [[LOAD]], %out0{{\[}}[[IV_3]]] : memref<?xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : index
+// CHECK-NEXT: [[CEILDIVUI:%[0-9]+]] = arith.ceildivui %E, [[C64]] : index
+// CHECK-NEXT: [[MINSI:%[0-9]+]] = arith.minsi %num_threads, [[CEILDIVUI]] : index
+// CHECK-NEXT: [[MAXSI:%[0-9]+]] = arith.maxsi [[MINSI]], [[C1]] : index
+// CHECK-NEXT: "scf.parallel"([[C0]], [[MAXSI]], [[C1]]) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+// CHECK-NEXT: ^bb0(%part: index):
+// CHECK-NEXT:   [[MULI_4:%[0-9]+]] = arith.muli %N, %part : index
+// CHECK-NEXT:   [[DIVUI:%[0-9]+]] = arith.divui [[MULI_4]], [[MAXSI]] : index
+// CHECK-NEXT:   [[ADDI_2:%[0-9]+]] = arith.addi %part, [[C1]] : index
+// CHECK-NEXT:   [[MULI_5:%[0-9]+]] = arith.muli %N, [[ADDI_2]] : index
+// CHECK-NEXT:   [[DIVUI_2:%[0-9]+]] = arith.divui [[MULI_5]], [[MAXSI]] : index
+// CHECK-NEXT:   scf.for [[IV_4:%[0-9]+]] = [[C0]] to %E step [[C1]] {
+// CHECK-NEXT:     [[LOAD_2:%[0-9]+]] = memref.load %dst{{\[}}[[IV_4]]] : memref<?xi64>
+// CHECK-NEXT:     [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD_2]] : i64 to index
+// CHECK-NEXT:     [[CMPI:%[0-9]+]] = arith.cmpi uge, [[INDEX_CAST]], %N : index
+// CHECK-NEXT:     scf.if [[CMPI]] {
+// CHECK-NEXT:       [[CST:%[0-9]+]] = arith.constant 1 : i32
+// CHECK-NEXT:       memref.store [[CST]], %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     [[SELECT:%[0-9]+]] = arith.select [[CMPI]], [[C0]], [[INDEX_CAST]] : index
+// CHECK-NEXT:     [[CMPI_2:%[0-9]+]] = arith.cmpi uge, [[SELECT]], [[DIVUI]] : index
+// CHECK-NEXT:     [[CMPI_3:%[0-9]+]] = arith.cmpi ult, [[SELECT]], [[DIVUI_2]] : index
+// CHECK-NEXT:     [[ANDI:%[0-9]+]] = arith.andi [[CMPI_2]], [[CMPI_3]] : i1
+// CHECK-NEXT:     scf.if [[ANDI]] {
+// CHECK-NEXT:       scf.for [[IV_5:%[0-9]+]] = [[C0]] to %c3 step [[C1]] {
+// CHECK-NEXT:         [[MULI_6:%[0-9]+]] = arith.muli [[IV_4]], [[C3]] : index
+// CHECK-NEXT:         [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_6]], [[IV_5]] : index
+// CHECK-NEXT:         [[LOAD_3:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_3]]] : memref<?xf32>
+// CHECK-NEXT:         %m = math.exp [[LOAD_3]] : f32
+// CHECK-NEXT:         [[MULI_7:%[0-9]+]] = arith.muli [[SELECT]], %c3 : index
+// CHECK-NEXT:         [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_7]], [[IV_5]] : index
+// CHECK-NEXT:         [[LOAD_4:%[0-9]+]] = memref.load %out0{{\[}}[[ADDI_4]]] : memref<?xf32>
+// CHECK-NEXT:         [[ADDF:%[0-9]+]] = arith.addf [[LOAD_4]], %m : f32
+// CHECK-NEXT:         memref.store [[ADDF]], %out0{{\[}}[[ADDI_4]]] : memref<?xf32>
+// CHECK-NEXT:       }
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   scf.reduce
+// CHECK-NEXT: }) {loops.min_chunk = 1 : i64} : (index, index, index) -> ()
+// CHECK-NEXT: memref.dealloc [[ALLOC]] : memref<?xf32>
+// CHECK-NEXT: func.return
+// CHECK-NEXT: }
+// GONE-LABEL: func.func @partitioned(
+// GONE-NOT:   scf.parallel{{.*}}%E

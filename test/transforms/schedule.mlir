@@ -9,7 +9,8 @@
 // short static one, and whose loads run along that dim at least as often as along
 // a reduction dim accumulates: loops (dynamic output dims, reduction dims, static
 // output dims). The outermost loop goes parallel when it is an output dim sized by
-// a symbol, never in a te.scatter.
+// a symbol; a te.scatter instead splits its base along a data-indexed, symbol-sized
+// dim (te.partition) among threads.
 
 // x @ B (loads along j and along k, once each): e, k, j; e parallel in chunks of
 // ceil(20000 / (3 units * 64 * 32)) = 4 rows.
@@ -67,7 +68,9 @@ func.func @column_sum(%E: index, %x: tensor<?x16xf32>) -> tensor<16xf32> {
 // -----
 // A norm over xyz (a short static reduction) stays a sum per row; rows parallel in
 // chunks of ceil(20000 / (2 units * 3)) = 3334. A compute over static extents
-// only (a transposed weight) stays sequential, and so does a te.scatter.
+// only (a transposed weight) stays sequential. The scatter's updates land at rows
+// read from data (te.index into N): threads split its base along dim 0
+// (te.partition), each scanning at least 3334 edges.
 func.func @norm(%N: index, %E: index, %x: tensor<?x3xf32>, %w: tensor<20x32xf32>, %dst: tensor<?xi64>) -> (tensor<?xf32>, tensor<32x20xf32>, tensor<?x3xf32>) {
   %c3 = arith.constant 3 : index
   %c20 = arith.constant 20 : index
@@ -95,8 +98,6 @@ func.func @norm(%N: index, %E: index, %x: tensor<?x3xf32>, %w: tensor<20x32xf32>
 // CHECK-LABEL: func.func @norm(
 // CHECK:       te.reduce "add" [%N] over [%c3] {te.parallel = 3334 : i64} : tensor<?xf32> {
 // CHECK:       te.compute [%c32, %c20] : tensor<32x20xf32> {
-// CHECK:       te.scatter "add" %x over [%E, %c3] : tensor<?x3xf32> -> tensor<?x3xf32> {
+// CHECK:       te.scatter "add" %x over [%E, %c3] {te.parallel = 3334 : i64, te.partition = 0 : i64} : tensor<?x3xf32> -> tensor<?x3xf32> {
 // GONE-LABEL:  func.func @norm(
 // GONE-NOT:    te.order
-// GONE:        te.parallel
-// GONE-NOT:    te.parallel
