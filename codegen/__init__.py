@@ -29,6 +29,12 @@ def _define_parallel_launchers() -> type[ModulePass]:
     return DefineParallelLaunchersPass
 
 
+def _vector_to_llvm() -> type[ModulePass]:
+    from codegen.convert_vector_to_llvm import ConvertVectorToLLVMPass
+
+    return ConvertVectorToLLVMPass
+
+
 def _memref_alloc_to_malloc() -> type[ModulePass]:
     from codegen.convert_memref_alloc_to_malloc import ConvertMemRefAllocToMallocPass
 
@@ -76,6 +82,7 @@ CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "outline-parallel-loops": _outline_parallel_loops,
     "define-parallel-launchers": _define_parallel_launchers,
     "convert-memref-alloc-to-malloc": _memref_alloc_to_malloc,
+    "convert-vector-to-llvm": _vector_to_llvm,
     "convert-index-to-i64": _index_to_i64,
     "convert-ptr-to-llvm-gep": _ptr_to_llvm_gep,
     "convert-math-to-llvm": _math_to_llvm,
@@ -87,7 +94,8 @@ CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 # Order matters: kernels named like libm functions are renamed before anything
 # declares libm functions; scf.parallel loops are outlined before scf-to-cf (which
 # does not know them), and their launchers defined once arguments are LLVM values; allocation before memref->ptr (it emits ptr views of malloc'd
-# memory); index->i64 after every pass that creates index arithmetic and before the
+# memory); vector loads and stores become ptr ones while memrefs are still memrefs;
+# index->i64 after every pass that creates index arithmetic and before the
 # llvm ops that reject index; our convert-ptr-to-llvm-gep instead of xDSL's
 # convert-ptr-to-llvm (which emits ptrtoint/inttoptr, defeating vectorization, and
 # costs ~2 ms per op in recursive type conversion); math before arith/cf/func (it
@@ -97,11 +105,13 @@ LOOPS_TO_LLVM: list[str] = [
     "outline-parallel-loops",
     "convert-scf-to-cf",
     "convert-memref-alloc-to-malloc",
+    "convert-vector-to-ptr",
     "convert-memref-to-ptr{lower_func=true}",
     "convert-ptr-type-offsets",
     "convert-index-to-i64",
     "convert-ptr-to-llvm-gep",
     "convert-math-to-llvm",
+    "convert-vector-to-llvm",
     "convert-arith-to-llvm",
     "convert-cf-to-llvm",
     "convert-func-to-llvm",

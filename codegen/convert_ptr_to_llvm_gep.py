@@ -53,6 +53,15 @@ def _retype(op: Operation) -> None:
                     Rewriter.replace_value_with_new_type(arg, _llvm_ptr)
 
 
+def _element_alignment(t: Attribute) -> int | None:
+    """A vector is only as aligned as its elements (a row slice of a buffer), not
+    to its own size as LLVM would assume; scalars keep their natural alignment."""
+    if isinstance(t, builtin.VectorType):
+        e = t.element_type
+        return e.bitwidth // 8 if isinstance(e, builtin.IntegerType | builtin.AnyFloat) else None
+    return None
+
+
 def _lower(op: Operation) -> None:
     match op:
         case ptr.PtrAddOp():
@@ -64,9 +73,9 @@ def _lower(op: Operation) -> None:
             gep.result.name_hint = op.result.name_hint
             Rewriter.replace_op(op, gep)
         case ptr.LoadOp():
-            Rewriter.replace_op(op, llvm.LoadOp(op.addr, op.res.type))
+            Rewriter.replace_op(op, llvm.LoadOp(op.addr, op.res.type, alignment=_element_alignment(op.res.type)))
         case ptr.StoreOp():
-            Rewriter.replace_op(op, llvm.StoreOp(op.value, op.addr))
+            Rewriter.replace_op(op, llvm.StoreOp(op.value, op.addr, alignment=_element_alignment(op.value.type)))
         case ptr.ToPtrOp():
             source = op.source.owner
             if not isinstance(source, ptr.FromPtrOp):

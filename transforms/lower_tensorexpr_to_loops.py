@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import arith, func, memref, scf, vector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    VectorType,
     i32,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
@@ -213,20 +214,20 @@ class _FunctionLowering:
         loop.attributes["loops.min_chunk"] = IntegerAttr(parallel, 64)
 
     def reduce_nest(
-        self, b: Builder, extents: Sequence[SSAValue], init: SSAValue,
-        step: Callable[[Builder, list[SSAValue], SSAValue], SSAValue], ivs: list[SSAValue],
+        self, b: Builder, extents: Sequence[SSAValue], init: list[SSAValue],
+        step: Callable[[Builder, list[SSAValue], list[SSAValue]], list[SSAValue]], ivs: list[SSAValue],
         enter: Callable[[Builder, list[SSAValue]], None],
-    ) -> SSAValue:
-        """acc = init; for ...: acc = step(ivs, acc); the final acc. `ivs` starts
-        with those of the enclosing loops; `enter` as for `nest`."""
+    ) -> list[SSAValue]:
+        """accs = init; for ...: accs = step(ivs, accs); the final accs. `ivs`
+        starts with those of the enclosing loops; `enter` as for `nest`."""
         if not extents:
             return step(b, ivs, init)
-        block = Block(arg_types=[IndexType(), init.type])
+        block = Block(arg_types=[IndexType(), *(v.type for v in init)])
         inner = Builder(InsertPoint.at_end(block))
         enter(inner, ivs + [block.args[0]])
-        acc = self.reduce_nest(inner, extents[1:], block.args[1], step, ivs + [block.args[0]], enter)
-        inner.insert(scf.YieldOp(acc))
-        return b.insert(scf.ForOp(self.zero, extents[0], self.one, [init], Region(block))).results[0]
+        accs = self.reduce_nest(inner, extents[1:], list(block.args[1:]), step, ivs + [block.args[0]], enter)
+        inner.insert(scf.YieldOp(*accs))
+        return list(b.insert(scf.ForOp(self.zero, extents[0], self.one, init, Region(block))).results)
 
     def allocate(self, v: SSAValue, extents: list[SSAValue]) -> _Buffer:
         if v in self.destination:
@@ -328,12 +329,17 @@ class _FunctionLowering:
         dims = order[outer:]
         body.enter(self.b, [])
 
+        lanes = op.attributes.get("te.vector")
+        if isinstance(lanes, IntegerAttr):
+            self.lower_reduce_vectorized(op, body, buf, space, order, outer, lanes.value.data)
+            return
         if all(d >= rank for d in dims):  # reduction loops innermost
-            def step(b: Builder, ivs: list[SSAValue], acc: SSAValue) -> SSAValue:
-                return _combine(b, kind, acc, body.result(), reassociate=True)
+            def step(b: Builder, ivs: list[SSAValue], acc: list[SSAValue]) -> list[SSAValue]:
+                return [_combine(b, kind, acc[0], body.result(), reassociate=True)]
 
             def reduce(b: Builder, ivs: list[SSAValue]) -> None:
-                result = self.reduce_nest(b, [space[d] for d in dims], _identity(b, kind, et), step, ivs, body.enter)
+                [result] = self.reduce_nest(b, [space[d] for d in dims], [_identity(b, kind, et)], step, ivs,
+                                            body.enter)
                 at = self.linear(b, _unpermute(ivs, order[:outer]), extents)
                 b.insert(memref.StoreOp.get(result, buf.memref, [at]))
 
@@ -354,6 +360,35 @@ class _FunctionLowering:
 
             self.nest(b, [space[d] for d in inner], init)
             self.nest(b, [space[d] for d in dims], accumulate, ivs, body.enter)
+
+        self.nest(self.b, [space[d] for d in order[:outer]], reduce, enter=body.enter, parallel=_parallel(op))
+
+    def lower_reduce_vectorized(
+        self, op: te.ReduceOp, body: _Body, buf: _Buffer, space: list[SSAValue], order: list[int],
+        outer: int, lanes: int,
+    ) -> None:
+        """`te.vector = w`: the row of J outputs (the last dim, innermost in te.order)
+        is J / w vectors carried in the reduction loops' iter_args: per step, each
+        w-lane slice of the body is evaluated on vectors (loads along J become
+        vector.load, the rest is broadcast) and combined; then stored once."""
+        kind, et = op.kind.data, op.element_type()
+        rank = op.rank()
+        vt = VectorType(et, [lanes])
+        row = te.static_extent(op.extents[-1])
+        assert row is not None and row % lanes == 0
+        red = order[outer:-1]
+
+        def step(b: Builder, ivs: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
+            return [_combine(b, kind, acc, body.vector_result(b, self.index(k * lanes, b), vt))
+                    for k, acc in enumerate(accs)]
+
+        def reduce(b: Builder, ivs: list[SSAValue]) -> None:
+            zero = b.insert(vector.BroadcastOp(_identity(b, kind, et), vt)).vector
+            accs = self.reduce_nest(b, [space[d] for d in red], [zero] * (row // lanes), step, ivs, body.enter)
+            for k, acc in enumerate(accs):
+                at = self.linear(b, _unpermute(ivs + [self.index(k * lanes, b)], order[:outer] + [rank - 1]),
+                                 buf.extents)
+                b.insert(vector.StoreOp(acc, buf.memref, [at]))
 
         self.nest(self.b, [space[d] for d in order[:outer]], reduce, enter=body.enter, parallel=_parallel(op))
 
@@ -520,6 +555,32 @@ class _Body:
     def value(self, v: SSAValue) -> SSAValue:
         return self.mapping.get(v, v)
 
+    def vector_result(self, b: Builder, lane0: SSAValue, vt: VectorType) -> SSAValue:
+        """The yielded value for `vt`'s lanes of the last (innermost, unbound) loop
+        starting at `lane0`, as a vector: the waiting ops, which depend on that loop
+        through loads along it (see schedule.vector_width), on vectors. Leaves the
+        waiting ops waiting: one call per slice of the row."""
+        last = self.order[-1]
+        mapping = dict(self.mapping)
+        mapping[last] = lane0
+
+        def vec(v: SSAValue) -> SSAValue:
+            v = mapping.get(v, v)
+            return v if isinstance(v.type, VectorType) else b.insert(vector.BroadcastOp(v, vt)).vector
+
+        for op in self.pending:
+            if isinstance(op, te.LoadOp):
+                buf = self.lowering.buffers[op.tensor]
+                at = self.lowering.linear(b, [mapping[i] for i in op.indices], buf.extents)
+                mapping[op.result] = b.insert(vector.LoadOp(buf.memref, [at], vt)).result
+            elif isinstance(op, arith.NegfOp):
+                mapping[op.result] = b.insert(arith.NegfOp(vec(op.operand))).result
+            else:
+                lhs, rhs = op.operands
+                mapping[op.result] = b.insert(type(op)(vec(lhs), vec(rhs))).results[0]
+        assert isinstance(self.terminator, te.YieldOp)
+        return vec(self.terminator.value)
+
     def result(self) -> SSAValue:
         """The value a te.yield yields."""
         assert isinstance(self.terminator, te.YieldOp)
@@ -542,7 +603,8 @@ def _combine(b: Builder, kind: str, acc: SSAValue, x: SSAValue, *, reassociate: 
     (it changes the order of additions, within rounding)."""
     from transforms.lower_aten_to_tensorexpr import is_float
 
-    f = is_float(acc.type)
+    t = acc.type
+    f = is_float(t.element_type if isinstance(t, VectorType) else t)
     if f and reassociate and kind in ("add", "mul"):
         flags = arith.FastMathFlagsAttr([arith.FastMathFlag.REASSOC, arith.FastMathFlag.ALLOW_CONTRACT])
         return b.insert((arith.AddfOp if kind == "add" else arith.MulfOp)(acc, x, flags)).result

@@ -11,7 +11,7 @@ loops' extents, outermost first, and the buffers it stores to.
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import arith, func, memref, scf, vector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -45,8 +45,8 @@ def describe(nest: Operation) -> str:
     while isinstance(op, (scf.ForOp, scf.ParallelOp)):
         extents.append(_text(op.ub if isinstance(op, scf.ForOp) else op.upperBound[0]))
         op = next((o for o in op.body.block.ops if isinstance(o, (scf.ForOp, scf.ParallelOp))), None)
-    stored = dict.fromkeys(_text(o.memref) if o.memref.name_hint else "a temporary"
-                           for o in nest.walk() if isinstance(o, memref.StoreOp))
+    stored = dict.fromkeys(_text(o.operands[1]) if o.operands[1].name_hint else "a temporary"
+                           for o in nest.walk() if isinstance(o, (memref.StoreOp, vector.StoreOp)))
     return f"{' x '.join(extents)} -> {', '.join(stored) or 'nothing'}"
 
 

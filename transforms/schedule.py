@@ -16,8 +16,12 @@ norm over xyz), and its loads run along the last output dim at least as often as
 along a reduction dim (`x @ B`, column sums; `x @ W.T` reads both operands along
 k and stays a dot product per output element).
 
-Vector width is not chosen here: the innermost loop is the contiguous one, and
-LLVM's loop vectorizer picks the width for the host CPU (16 x f32 on AVX-512).
+Vectors. The innermost loop is the contiguous one, and LLVM's loop vectorizer
+picks its width for the host CPU (16 x f32 on AVX-512). An accumulating `x @ B`
+with a static row of J outputs is register-blocked instead (`te.vector = w`): the
+row lives in J / w vector registers across the whole reduction, where LLVM would
+load and store it at every step (w: the widest lane count dividing J that fits
+the CPU's registers).
 
 Parallel loop. The outermost loop, when it is an output dim sized by a symbol (N,
 E; static dims are short): never a reduction loop, which carries its accumulator.
@@ -29,6 +33,7 @@ updates landing in its block, so every row sums in the sequential order.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -66,6 +71,48 @@ def loop_order(op: te.ComputeOp | te.ReduceOp | te.ScatterOp) -> list[int]:
     static = [d for d, e in enumerate(extents) if te.static_extent(e) is not None]
     dynamic = [d for d in range(rank) if d not in static]
     return dynamic + list(range(rank, n)) + static
+
+
+VECTOR_OPS = ("arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
+              "arith.maximumf", "arith.minimumf", "arith.constant")
+
+
+@functools.cache
+def host_vector_bits() -> int:
+    """The widest SIMD register of this CPU: 512 (AVX-512), 256 (AVX) or 128."""
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    features = llvm.get_host_cpu_features()
+    return 512 if features.get("avx512f") else 256 if features.get("avx") else 128
+
+
+def vector_width(op: te.ComputeOp | te.ReduceOp | te.ScatterOp, order: list[int], bits: int) -> int | None:
+    """Lanes of a register-blocked `x @ B` (`te.vector`): an accumulating te.reduce
+    whose one static output dim J is innermost, whose body is loads and float
+    arithmetic, and whose loads read along J contiguously (J the last index) or
+    not at all. The row of J outputs stays in J / w vector registers across the
+    reduction: w, the widest that divides J, with at most 16 registers."""
+    if not isinstance(op, te.ReduceOp) or not order or order[-1] != op.rank() - 1:
+        return None
+    t = op.element_type()
+    width = {"f32": 32, "f64": 64}.get(str(t))
+    j_extent = te.static_extent(op.extents[-1])
+    if width is None or j_extent is None or order == sorted(order):
+        return None
+    if any(te.static_extent(op.extents[d]) is not None for d in order[:-1] if d < op.rank()):
+        return None  # one static output dim only: the row
+    j = op.body.block.args[op.rank() - 1]
+    for inner in op.body.block.ops:
+        if isinstance(inner, te.LoadOp):
+            if j in inner.indices[:-1]:
+                return None
+        elif not isinstance(inner, te.YieldOp) and inner.name not in VECTOR_OPS:
+            return None
+    for lanes in (16, 8, 4, 2):
+        if lanes * width <= bits and j_extent % lanes == 0 and j_extent // lanes <= 16:
+            return lanes
+    return None
 
 
 def partition_dim(op: te.ScatterOp) -> int | None:
@@ -109,6 +156,9 @@ def min_chunk(op: te.ComputeOp | te.ReduceOp | te.ScatterOp, order: list[int]) -
 class SchedulePass(ModulePass):
     name = "schedule"
 
+    vector_bits: int = 0
+    """SIMD register width for `te.vector` (0: this CPU's)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in op.ops:
             if not isinstance(fn, func.FuncOp) or fn.is_declaration:
@@ -119,6 +169,9 @@ class SchedulePass(ModulePass):
                 order = loop_order(o)
                 if order != sorted(order):
                     o.attributes["te.order"] = DenseArrayBase.from_list(i64, order)
+                lanes = vector_width(o, order, self.vector_bits or host_vector_bits())
+                if lanes is not None:
+                    o.attributes["te.vector"] = IntegerAttr(lanes, 64)
                 chunk = min_chunk(o, order)
                 if chunk is not None:
                     o.attributes["te.parallel"] = IntegerAttr(chunk, 64)

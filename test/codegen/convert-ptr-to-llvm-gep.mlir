@@ -20,6 +20,8 @@ func.func @copy_scaled(%n: i64, %x: !ptr_xdsl.ptr, %y: !ptr_xdsl.ptr) {
   %yp = ptr_xdsl.to_ptr %ym : memref<?xf32> -> !ptr_xdsl.ptr
   %ya = ptr_xdsl.ptradd %yp, %off : (!ptr_xdsl.ptr, i64) -> !ptr_xdsl.ptr
   ptr_xdsl.store %v, %ya : f32, !ptr_xdsl.ptr
+  %w = ptr_xdsl.load %xa : !ptr_xdsl.ptr -> vector<16xf32>
+  ptr_xdsl.store %w, %ya : vector<16xf32>, !ptr_xdsl.ptr
   func.return
 }
 
@@ -36,6 +38,9 @@ func.func @copy_scaled(%n: i64, %x: !ptr_xdsl.ptr, %y: !ptr_xdsl.ptr) {
 // CHECK-NEXT:     llvm.store %v, %tmp : f32, !llvm.ptr
 // CHECK-NEXT:     %ya = llvm.getelementptr inbounds %y[%off] : (!llvm.ptr, i64) -> !llvm.ptr, i8
 // CHECK-NEXT:     llvm.store %v, %ya : f32, !llvm.ptr
+// A vector (a slice of a row) is only as aligned as its elements.
+// CHECK-NEXT:     %w = llvm.load %xa {alignment = 4 : i64} : !llvm.ptr -> vector<16xf32>
+// CHECK-NEXT:     llvm.store %w, %ya {alignment = 4 : i64} : vector<16xf32>, !llvm.ptr
 // CHECK-NEXT:     func.return
 // CHECK-NEXT:   }
 // CHECK-NEXT: }

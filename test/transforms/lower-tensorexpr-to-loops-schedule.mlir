@@ -278,3 +278,66 @@ func.func @partitioned(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["E"
 // CHECK-NEXT: }
 // GONE-LABEL: func.func @partitioned(
 // GONE-NOT:   scf.parallel{{.*}}%E
+
+// -----
+// x @ B register-blocked (te.vector = 16): per row e, the 32 outputs are two
+// vector<16xf32> accumulators carried through the k loop in iter_args; each step
+// loads x[e, k] once (a scalar, broadcast), the two 16-lane slices of b's row k
+// (vector.load), and adds the products; the row is stored once, after the loop.
+func.func @x_b_vector(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]}, %b: tensor<64x32xf32>) -> tensor<?x32xf32> {
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %y = te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.vector = 16 : i64} : tensor<?x32xf32> {
+  ^bb0(%e: index, %j: index, %k: index):
+    %a = te.load %x[%e, %k] : tensor<?x64xf32> -> f32
+    %w = te.load %b[%k, %j] : tensor<64x32xf32> -> f32
+    %p = arith.mulf %a, %w : f32
+    te.yield %p : f32
+  }
+  func.return %y : tensor<?x32xf32>
+}
+// CHECK-LABEL: func.func @x_b_vector(%E: index, %x: memref<?xf32> {te.dims = ["E", 64 : i64]}, %b: memref<?xf32>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
+// CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
+// CHECK-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : index
+// CHECK-NEXT: [[C64_2:%[0-9]+]] = arith.constant 64 : index
+// CHECK-NEXT: [[C32:%[0-9]+]] = arith.constant 32 : index
+// CHECK-NEXT: %c32 = arith.constant 32 : index
+// CHECK-NEXT: %c64 = arith.constant 64 : index
+// CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %E step [[C1]] {
+// CHECK-NEXT:   [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:   [[BROADCAST:%[0-9]+]] = vector.broadcast [[CST]] : f32 to vector<16xf32>
+// CHECK-NEXT:   [[FOR:%[0-9]+]], [[FOR_2:%[0-9]+]] = scf.for [[IV_2:%[0-9]+]] = [[C0]] to %c64 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[BROADCAST]], [[ACC_2:%[0-9]+]] = [[BROADCAST]]) -> (vector<16xf32>, vector<16xf32>) {
+// CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[IV]], [[C64]] : index
+// CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[IV_2]] : index
+// CHECK-NEXT:     [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI]]] : memref<?xf32>
+// CHECK-NEXT:     [[C0_2:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT:     [[MULI_2:%[0-9]+]] = arith.muli [[IV_2]], [[C32]] : index
+// CHECK-NEXT:     [[ADDI_2:%[0-9]+]] = arith.addi [[MULI_2]], [[C0_2]] : index
+// CHECK-NEXT:     [[LOAD_2:%[0-9]+]] = vector.load %b{{\[}}[[ADDI_2]]] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT:     [[BROADCAST_2:%[0-9]+]] = vector.broadcast [[LOAD]] : f32 to vector<16xf32>
+// CHECK-NEXT:     [[MULF:%[0-9]+]] = arith.mulf [[BROADCAST_2]], [[LOAD_2]] : vector<16xf32>
+// CHECK-NEXT:     [[ADDF:%[0-9]+]] = arith.addf [[ACC]], [[MULF]] : vector<16xf32>
+// CHECK-NEXT:     [[C16:%[0-9]+]] = arith.constant 16 : index
+// CHECK-NEXT:     [[MULI_3:%[0-9]+]] = arith.muli [[IV_2]], [[C32]] : index
+// CHECK-NEXT:     [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_3]], [[C16]] : index
+// CHECK-NEXT:     [[LOAD_3:%[0-9]+]] = vector.load %b{{\[}}[[ADDI_3]]] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT:     [[BROADCAST_3:%[0-9]+]] = vector.broadcast [[LOAD]] : f32 to vector<16xf32>
+// CHECK-NEXT:     [[MULF_2:%[0-9]+]] = arith.mulf [[BROADCAST_3]], [[LOAD_3]] : vector<16xf32>
+// CHECK-NEXT:     [[ADDF_2:%[0-9]+]] = arith.addf [[ACC_2]], [[MULF_2]] : vector<16xf32>
+// CHECK-NEXT:     scf.yield [[ADDF]], [[ADDF_2]] : vector<16xf32>, vector<16xf32>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   [[C0_3:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT:   [[MULI_4:%[0-9]+]] = arith.muli [[IV]], %c32 : index
+// CHECK-NEXT:   [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_4]], [[C0_3]] : index
+// CHECK-NEXT:   vector.store [[FOR]], %out0{{\[}}[[ADDI_4]]] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT:   [[C16_2:%[0-9]+]] = arith.constant 16 : index
+// CHECK-NEXT:   [[MULI_5:%[0-9]+]] = arith.muli [[IV]], %c32 : index
+// CHECK-NEXT:   [[ADDI_5:%[0-9]+]] = arith.addi [[MULI_5]], [[C16_2]] : index
+// CHECK-NEXT:   vector.store [[FOR_2]], %out0{{\[}}[[ADDI_5]]] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.return
+// CHECK-NEXT: }
+// GONE-LABEL: func.func @x_b_vector(
+// GONE-NOT:   memref.load %out0
+// GONE-NOT:   memref.store

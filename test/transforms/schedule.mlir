@@ -1,5 +1,5 @@
-// RUN: pipeline-opt %s --split-input-file -p schedule | filecheck %s
-// RUN: pipeline-opt %s --split-input-file -p schedule | filecheck %s --check-prefix=GONE
+// RUN: pipeline-opt %s --split-input-file -p 'schedule{vector_bits=512}' | filecheck %s
+// RUN: pipeline-opt %s --split-input-file -p 'schedule{vector_bits=512}' | filecheck %s --check-prefix=GONE
 
 // schedule: the loop order (te.order, the body's arguments outermost first, set
 // only when it is not the argument order) and the parallel loop (te.parallel = the
@@ -10,10 +10,12 @@
 // a reduction dim accumulates: loops (dynamic output dims, reduction dims, static
 // output dims). The outermost loop goes parallel when it is an output dim sized by
 // a symbol; a te.scatter instead splits its base along a data-indexed, symbol-sized
-// dim (te.partition) among threads.
+// dim (te.partition) among threads. An accumulating te.reduce whose body is loads
+// and float arithmetic keeps its row of J outputs in vector registers (te.vector =
+// the widest lane count dividing J, here for 512-bit registers: 16 x f32).
 
-// x @ B (loads along j and along k, once each): e, k, j; e parallel in chunks of
-// ceil(20000 / (3 units * 64 * 32)) = 4 rows.
+// x @ B (loads along j and along k, once each): e, k, j; the 32 outputs of a row
+// in two vectors of 16; e parallel in chunks of ceil(20000 / (3 units * 64 * 32)) = 4.
 func.func @x_b(%E: index, %x: tensor<?x64xf32>, %b: tensor<64x32xf32>) -> tensor<?x32xf32> {
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
@@ -27,7 +29,7 @@ func.func @x_b(%E: index, %x: tensor<?x64xf32>, %b: tensor<64x32xf32>) -> tensor
   func.return %y : tensor<?x32xf32>
 }
 // CHECK-LABEL: func.func @x_b(
-// CHECK:       te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.parallel = 4 : i64} : tensor<?x32xf32> {
+// CHECK:       te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.vector = 16 : i64, te.parallel = 4 : i64} : tensor<?x32xf32> {
 
 // -----
 // x @ W.T (both loads along k): a dot product per output, in argument order.
@@ -50,7 +52,8 @@ func.func @x_wt(%E: index, %x: tensor<?x64xf32>, %w: tensor<32x64xf32>) -> tenso
 
 // -----
 // A column sum (16 outputs over E): the reduction over E outside, the 16 columns
-// inside; the outermost loop is a reduction, so no thread may take a share.
+// inside, as one vector of 16 sums; the outermost loop is a reduction, so no
+// thread may take a share.
 func.func @column_sum(%E: index, %x: tensor<?x16xf32>) -> tensor<16xf32> {
   %c16 = arith.constant 16 : index
   %s = te.reduce "add" [%c16] over [%E] : tensor<16xf32> {
@@ -61,7 +64,7 @@ func.func @column_sum(%E: index, %x: tensor<?x16xf32>) -> tensor<16xf32> {
   func.return %s : tensor<16xf32>
 }
 // CHECK-LABEL: func.func @column_sum(
-// CHECK:       te.reduce "add" [%c16] over [%E] {te.order = array<i64: 1, 0>} : tensor<16xf32> {
+// CHECK:       te.reduce "add" [%c16] over [%E] {te.order = array<i64: 1, 0>, te.vector = 16 : i64} : tensor<16xf32> {
 // GONE-LABEL:  func.func @column_sum(
 // GONE-NOT:    te.parallel
 
@@ -101,3 +104,31 @@ func.func @norm(%N: index, %E: index, %x: tensor<?x3xf32>, %w: tensor<20x32xf32>
 // CHECK:       te.scatter "add" %x over [%E, %c3] {te.parallel = 3334 : i64, te.partition = 0 : i64} : tensor<?x3xf32> -> tensor<?x3xf32> {
 // GONE-LABEL:  func.func @norm(
 // GONE-NOT:    te.order
+
+// -----
+// A row of 20 outputs: five vectors of 4 lanes (16 and 8 do not divide 20); a body
+// with an exp is not register-blocked (only loads and float arithmetic are).
+func.func @rows(%E: index, %x: tensor<?x32xf32>, %b: tensor<32x20xf32>) -> (tensor<?x20xf32>, tensor<?x20xf32>) {
+  %c20 = arith.constant 20 : index
+  %c32 = arith.constant 32 : index
+  %y = te.reduce "add" [%E, %c20] over [%c32] : tensor<?x20xf32> {
+  ^bb0(%e: index, %j: index, %k: index):
+    %a = te.load %x[%e, %k] : tensor<?x32xf32> -> f32
+    %w = te.load %b[%k, %j] : tensor<32x20xf32> -> f32
+    %p = arith.mulf %a, %w : f32
+    te.yield %p : f32
+  }
+  %z = te.reduce "add" [%E, %c20] over [%c32] : tensor<?x20xf32> {
+  ^bb0(%e: index, %j: index, %k: index):
+    %a = te.load %x[%e, %k] : tensor<?x32xf32> -> f32
+    %w = te.load %b[%k, %j] : tensor<32x20xf32> -> f32
+    %x2 = math.exp %w : f32
+    %p = arith.mulf %a, %x2 : f32
+    te.yield %p : f32
+  }
+  func.return %y, %z : tensor<?x20xf32>, tensor<?x20xf32>
+}
+// CHECK-LABEL: func.func @rows(
+// CHECK:       %y = te.reduce "add" [%E, %c20] over [%c32] {te.order = array<i64: 0, 2, 1>, te.vector = 4 : i64, te.parallel = 11 : i64} : tensor<?x20xf32> {
+// CHECK:       %z = te.reduce "add" [%E, %c20] over [%c32] {te.order = array<i64: 0, 2, 1>, te.parallel = 3 : i64} : tensor<?x20xf32> {
+// GONE-LABEL: func.func @rows(
