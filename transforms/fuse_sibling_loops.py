@@ -66,12 +66,19 @@ def _make_adjacent(a: Loop, b: Loop, status: set[SSAValue]) -> bool:
     before: list[Operation] = []
     after: list[Operation] = []
     tainted: set[SSAValue] = set(a.results)
+    after_reads: set[SSAValue] = set()
+    after_writes: set[SSAValue] = set()
     op = a.next_op
     while op is not b:
         assert op is not None
-        if any(v in tainted for v in op.operands):
+        r, w = _accesses(op, status)
+        # an op stays after what it depends on: a's results, or memory an op kept
+        # after a touches (a sum stored after a, then loaded)
+        if any(v in tainted for v in op.operands) or r & after_writes or w & (after_reads | after_writes):
             after.append(op)
             tainted.update(op.results)
+            after_reads |= r
+            after_writes |= w
         else:
             before.append(op)
         op = op.next_op

@@ -177,3 +177,47 @@ func.func @kept(%N: index, %E: index, %x: memref<?xf32>, %y: memref<?xf32>, %z: 
 // CHECK-NEXT: }
 // GONE-LABEL: @kept(
 // GONE-COUNT-3: scf.for
+
+// -----
+// A sum stored after the first loop and read back by the next op: both ops stay
+// after the merged loop, in their order (the load never moves above the store).
+func.func @stored_then_read(%N: index, %x: memref<?xf32>, %y: memref<?xf32>, %t: memref<?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  %s = scf.for %i = %c0 to %N step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %x[%i] : memref<?xf32>
+    %a = arith.addf %acc, %v : f32
+    scf.yield %a : f32
+  }
+  memref.store %s, %t[%c0] : memref<?xf32>
+  %r = memref.load %t[%c0] : memref<?xf32>
+  memref.store %r, %out[%c0] : memref<?xf32>
+  scf.for %i = %c0 to %N step %c1 {
+    %v = memref.load %x[%i] : memref<?xf32>
+    memref.store %v, %y[%i] : memref<?xf32>
+  }
+  func.return
+}
+// CHECK:      {{^// -{5}$}}
+// CHECK-NEXT: builtin.module {
+// CHECK-NEXT: func.func @stored_then_read(%N: index, %x: memref<?xf32>, %y: memref<?xf32>, %t: memref<?xf32>, %out: memref<?xf32>) {
+// CHECK-NEXT: %c0 = arith.constant 0 : index
+// CHECK-NEXT: %c1 = arith.constant 1 : index
+// CHECK-NEXT: %zero = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %s = scf.for %i = %c0 to %N step %c1 iter_args(%acc = %zero) -> (f32) {
+// CHECK-NEXT:   %v = memref.load %x[%i] : memref<?xf32>
+// CHECK-NEXT:   %a = arith.addf %acc, %v : f32
+// CHECK-NEXT:   %v_1 = memref.load %x[%i] : memref<?xf32>
+// CHECK-NEXT:   memref.store %v_1, %y[%i] : memref<?xf32>
+// CHECK-NEXT:   scf.yield %a : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.store %s, %t[%c0] : memref<?xf32>
+// CHECK-NEXT: %r = memref.load %t[%c0] : memref<?xf32>
+// CHECK-NEXT: memref.store %r, %out[%c0] : memref<?xf32>
+// CHECK-NEXT: func.return
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// GONE-LABEL: @stored_then_read(
+// GONE:       scf.for
+// GONE-NOT:   scf.for
