@@ -895,6 +895,7 @@ def _memory_worker(cfg: dict[str, Any], out: _Out) -> None:
             out.emit("memory", contender=c, threads=t, n_atoms=None, error=b.error)
             continue
         if c == "ours":
+            b.call.num_threads = t
             out.emit("compile", contender="ours", threads=None, built_at_threads=t, fresh_process=True,
                      ok=True, compile_s=b.compile_s, parts=b.parts, error=None)
         calls[c] = b.call

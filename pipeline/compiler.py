@@ -82,6 +82,8 @@ class CompiledFunction:
         self._profile = torch.zeros(len(self.profile_nests), dtype=torch.float64)
         self._profile_args = [self._profile.data_ptr()] if self.profile_nests else []
         self._calls = 0
+        self._plan = [(spec.dtype, spec.dims) for spec in self.args]
+        self._symbol_names = [name for name, _, _ in self.symbols]
 
     def workspace(self, symbols: Sequence[int]) -> list[torch.Tensor]:
         """The arenas for these sizes, kept for the next call of the same sizes."""
@@ -127,6 +129,54 @@ class CompiledFunction:
         return export_library(self, Path(directory), target_cpu=target_cpu, name=name)
 
     def __call__(self, *args: Any) -> tuple[Any, ...]:
+        sizes = self._sizes_if_well_formed(args)
+        tensors: Sequence[Any] = args
+        numpy_out = False
+        if sizes is None:  # the careful path: converts numpy arrays, or says what is wrong
+            tensors, sizes = self._checked(args)
+            numpy_out = bool(args) and all(isinstance(a, np.ndarray) for a in args)
+        outs = [torch.empty([d(sizes) for d in dims], dtype=dtype) for dtype, dims in self.outputs]
+        status = ctypes.c_int32(0)
+        symbols = [sizes[name] for name in self._symbol_names]
+        arenas = self.workspace(symbols) if self.arenas else ()
+        self._native(*symbols, *[t.data_ptr() for t in tensors], *self._weight_ptrs,
+                     *[o.data_ptr() for o in outs], ctypes.addressof(status), self.num_threads,
+                     *self._profile_args, *[a.data_ptr() for a in arenas])
+        self._calls += 1
+        if status.value:
+            raise IndexError(f"{self.name}: {self.sites[status.value - 1]}: an index is out of range")
+        if numpy_out:
+            return tuple(o.numpy() for o in outs)
+        return tuple(outs)
+
+    def _sizes_if_well_formed(self, args: Sequence[Any]) -> dict[str, int] | None:
+        """The size symbols of a call of contiguous CPU torch tensors of the right
+        dtypes and shapes within range; None for anything else (a few microseconds
+        matter here: the careful path explains what is wrong)."""
+        if len(args) != len(self._plan):
+            return None
+        sizes: dict[str, int] = {}
+        for a, (dtype, dims) in zip(args, self._plan):
+            if type(a) is not torch.Tensor or a.dtype is not dtype or not a.is_cpu or not a.is_contiguous():
+                return None
+            shape = a.shape
+            if len(shape) != len(dims):
+                return None
+            for n, d in zip(shape, dims):
+                if type(d) is int:
+                    if n != d:
+                        return None
+                elif sizes.setdefault(d, n) != n:
+                    return None
+        for name, lo, hi in self.symbols:
+            n = sizes[name]
+            if n < lo or (hi is not None and n > hi):
+                return None
+        return sizes
+
+    def _checked(self, args: Sequence[Any]) -> tuple[list[torch.Tensor], dict[str, int]]:
+        """Every check of a call, with a message naming the argument; numpy arrays
+        become tensors (zero-copy)."""
         if len(args) != len(self.args):
             raise CallError(f"{self.name} takes {len(self.args)} arguments "
                             f"({', '.join(a.name for a in self.args)}), got {len(args)}")
@@ -140,19 +190,7 @@ class CompiledFunction:
             if n < lo or (hi is not None and n > hi):
                 raise CallError(f"{where[name]} is {name} = {n}, outside the range "
                                 f"[{lo}, {hi if hi is not None else 'inf'}] it was compiled for")
-        outs = [torch.empty([d(sizes) for d in dims], dtype=dtype) for dtype, dims in self.outputs]
-        status = ctypes.c_int32(0)
-        symbols = [sizes[s[0]] for s in self.symbols]
-        arenas = self.workspace(symbols) if self.arenas else []
-        self._native(*symbols, *[t.data_ptr() for t in tensors], *self._weight_ptrs,
-                     *[o.data_ptr() for o in outs], ctypes.addressof(status), self.num_threads,
-                     *self._profile_args, *[a.data_ptr() for a in arenas])
-        self._calls += 1
-        if status.value:
-            raise IndexError(f"{self.name}: {self.sites[status.value - 1]}: an index is out of range")
-        if args and all(isinstance(a, np.ndarray) for a in args):
-            return tuple(o.numpy() for o in outs)
-        return tuple(outs)
+        return tensors, sizes
 
 
 def _as_tensor(a: Any, name: str) -> torch.Tensor:

@@ -545,6 +545,8 @@ def wrapper_source(sig: _Signature) -> str:
         "#include <stdio.h>",
         "#include <stdlib.h>",
         "",
+        "int omp_get_max_threads(void);  /* libgomp: OMP_NUM_THREADS, or every core */",
+        "",
         f'#include "{lib}.h"',
         "",
         "#define API __attribute__((visibility(\"default\")))",
@@ -654,7 +656,8 @@ def wrapper_source(sig: _Signature) -> str:
         "  int32_t status = 0;",
     ]
     call = ([f"sizes[{k}]" for k in range(len(sig.sizes))] + [t.name for t in sig.inputs]
-            + [f"weight{k}" for k in range(len(sig.weights))] + [t.name for t in sig.outputs] + ["&status", "0"]
+            + [f"weight{k}" for k in range(len(sig.weights))] + [t.name for t in sig.outputs]
+            + ["&status", "omp_get_max_threads()"]
             + [f"arena[{k}]" for k in range(n_arenas)])
     if n_arenas:
         out += [

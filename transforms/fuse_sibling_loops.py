@@ -3,8 +3,8 @@
 The backward of a potential reads the same per-edge data in several reductions
 (dE/dr through the Gaussians and through their centers, say): each a loop nest over
 the edges that gathers the same rows and, after fusion at the te level, recomputes
-the same exp. Two adjacent loops with the same bounds and step (scf.for with
-scf.for, scf.parallel with scf.parallel) become one when
+the same exp. A loop and one of the next few loops with the same bounds and step
+(scf.for with scf.for, scf.parallel with scf.parallel) become one when
 
 - they read at least one common buffer (the reason to share a loop), and
 - neither writes a buffer the other reads or writes (the status buffer aside: it
@@ -27,6 +27,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 Loop = scf.ForOp | scf.ParallelOp
+WINDOW = 4  # how many following loops to look at for a partner
 
 
 def _bounds(loop: Loop) -> tuple[SSAValue, ...]:
@@ -148,14 +149,26 @@ def fuse_block(block: Block, status: set[SSAValue]) -> None:
     op = block.first_op
     while op is not None:
         if isinstance(op, (scf.ForOp, scf.ParallelOp)):
-            b = op.next_op
-            while b is not None and not isinstance(b, (scf.ForOp, scf.ParallelOp)):
-                b = b.next_op
-            if b is not None and _fusible(op, b, status) and _make_adjacent(op, b, status):
-                op = _merge(op, b)
-                continue  # try the next sibling too
-            fuse_block(op.body.block, status)
+            for b in _next_loops(op, WINDOW):
+                if _fusible(op, b, status) and _make_adjacent(op, b, status):
+                    op = _merge(op, b)
+                    break
+            else:
+                fuse_block(op.body.block, status)
+                op = op.next_op
+            continue  # the merged loop may take another sibling too
         op = op.next_op
+
+
+def _next_loops(op: Operation, n: int) -> list[Loop]:
+    """The next n loops after op in its block."""
+    loops: list[Loop] = []
+    nxt = op.next_op
+    while nxt is not None and len(loops) < n:
+        if isinstance(nxt, (scf.ForOp, scf.ParallelOp)):
+            loops.append(nxt)
+        nxt = nxt.next_op
+    return loops
 
 
 class FuseSiblingLoopsPass(ModulePass):

@@ -74,6 +74,7 @@ class _FunctionLowering:
         self.values: dict[SSAValue, SSAValue] = {}  # scalars and indices
         self.buffers: dict[SSAValue, _Buffer] = {}
         self.temporaries: list[SSAValue] = []
+        self.teams: dict[SSAValue, SSAValue] = {}  # row blocks of partitioned scatters, by extent
 
     # ------------------------------------------------------------ signature
 
@@ -440,10 +441,12 @@ class _FunctionLowering:
         body.only = _slice(target, body.block)
         needed = max((body.order.index(a) + 1 for a in body.block.args
                       if a in _slice_args(target, body.block)), default=0)
-        chunk = self.index(min_chunk)
-        worth = self.b.insert(arith.CeilDivUIOp(extents[0], chunk)).result
-        teams = self.b.insert(arith.MaxSIOp(self.b.insert(arith.MinSIOp(self.num_threads, worth)).result,
-                                            self.one)).result
+        key = extents[0]
+        if key not in self.teams:  # shared (the first scatter's chunk), so siblings can share a loop
+            worth = self.b.insert(arith.CeilDivUIOp(extents[0], self.index(min_chunk))).result
+            self.teams[key] = self.b.insert(arith.MaxSIOp(self.b.insert(arith.MinSIOp(self.num_threads, worth)).result,
+                                                          self.one)).result
+        teams = self.teams[key]
         block = Block(arg_types=[IndexType()])
         t = block.args[0]
         t.name_hint = "part"

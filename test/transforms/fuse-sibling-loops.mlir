@@ -1,9 +1,10 @@
 // RUN: pipeline-opt %s --split-input-file -p fuse-sibling-loops | filecheck %s
 // RUN: pipeline-opt %s --split-input-file -p fuse-sibling-loops | filecheck %s --check-prefix=GONE
 
-// fuse-sibling-loops: adjacent loops with the same bounds and step (scf.for with
-// scf.for, scf.parallel with scf.parallel) that read a common buffer and neither
-// writes what the other reads or writes become one loop running both bodies; the
+// fuse-sibling-loops: a loop and one of the next 4 loops with the same bounds and
+// step (scf.for with scf.for, scf.parallel with scf.parallel) that read a common
+// buffer and neither writes what the other reads or writes become one loop running
+// both bodies; the
 // ops between them move out of the way (those using the first loop's results after
 // the second loop, the others before the first). Merged bodies are fused the same
 // way, so two inner reductions share one scf.for with two accumulators.
@@ -221,3 +222,63 @@ func.func @stored_then_read(%N: index, %x: memref<?xf32>, %y: memref<?xf32>, %t:
 // GONE-LABEL: @stored_then_read(
 // GONE:       scf.for
 // GONE-NOT:   scf.for
+
+// -----
+// Two scatters into copies of one base, with the second copy between them (as
+// index_add twice into zeros): the copy loop, independent of the first scatter,
+// moves above it, and the two edge loops, which read the same edges, merge.
+func.func @across_a_loop(%N: index, %E: index, %base: memref<?xf32>, %dst: memref<?xi64>, %v: memref<?xf32>, %a: memref<?xf32>, %b: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %e = %c0 to %E step %c1 {
+    %r = memref.load %dst[%e] : memref<?xi64>
+    %n = arith.index_cast %r : i64 to index
+    %x = memref.load %v[%e] : memref<?xf32>
+    %old = memref.load %a[%n] : memref<?xf32>
+    %new = arith.addf %old, %x : f32
+    memref.store %new, %a[%n] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %N step %c1 {
+    %z = memref.load %base[%i] : memref<?xf32>
+    memref.store %z, %b[%i] : memref<?xf32>
+  }
+  scf.for %e = %c0 to %E step %c1 {
+    %r = memref.load %dst[%e] : memref<?xi64>
+    %n = arith.index_cast %r : i64 to index
+    %x = memref.load %v[%e] : memref<?xf32>
+    %y = arith.negf %x : f32
+    %old = memref.load %b[%n] : memref<?xf32>
+    %new = arith.addf %old, %y : f32
+    memref.store %new, %b[%n] : memref<?xf32>
+  }
+  func.return
+}
+// CHECK:      {{^// -{5}$}}
+// CHECK-NEXT: builtin.module {
+// CHECK-NEXT: func.func @across_a_loop(%N: index, %E: index, %base: memref<?xf32>, %dst: memref<?xi64>, %v: memref<?xf32>, %a: memref<?xf32>, %b: memref<?xf32>) {
+// CHECK-NEXT: %c0 = arith.constant 0 : index
+// CHECK-NEXT: %c1 = arith.constant 1 : index
+// CHECK-NEXT: scf.for %i = %c0 to %N step %c1 {
+// CHECK-NEXT:   %z = memref.load %base[%i] : memref<?xf32>
+// CHECK-NEXT:   memref.store %z, %b[%i] : memref<?xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.for %e = %c0 to %E step %c1 {
+// CHECK-NEXT:   %r = memref.load %dst[%e] : memref<?xi64>
+// CHECK-NEXT:   %n = arith.index_cast %r : i64 to index
+// CHECK-NEXT:   %x = memref.load %v[%e] : memref<?xf32>
+// CHECK-NEXT:   %old = memref.load %a[%n] : memref<?xf32>
+// CHECK-NEXT:   %new = arith.addf %old, %x : f32
+// CHECK-NEXT:   memref.store %new, %a[%n] : memref<?xf32>
+// CHECK-NEXT:   %r_1 = memref.load %dst[%e] : memref<?xi64>
+// CHECK-NEXT:   %n_1 = arith.index_cast %r_1 : i64 to index
+// CHECK-NEXT:   %x_1 = memref.load %v[%e] : memref<?xf32>
+// CHECK-NEXT:   %y = arith.negf %x_1 : f32
+// CHECK-NEXT:   %old_1 = memref.load %b[%n_1] : memref<?xf32>
+// CHECK-NEXT:   %new_1 = arith.addf %old_1, %y : f32
+// CHECK-NEXT:   memref.store %new_1, %b[%n_1] : memref<?xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.return
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// GONE-LABEL: @across_a_loop(
+// GONE-COUNT-2: scf.for
