@@ -24,7 +24,10 @@ load and store it at every step (w: the widest lane count dividing J that fits
 the CPU's registers).
 
 Parallel loop. The outermost loop, when it is an output dim sized by a symbol (N,
-E; static dims are short): never a reduction loop, which carries its accumulator.
+E; static dims are short): never a reduction loop, which carries its accumulator;
+and only when an iteration does at least MIN_PARALLEL_WORK / MAX_CHUNK units of
+work: a lighter loop (a bias add) saves a fraction of a percent on threads, while
+each parallel loop costs an outlined function and a launcher at compile time.
 A scatter's updates may collide, so its threads split the base instead
 (`te.partition = d`: dim d, indexed by data and sized by a symbol, in one row
 block per thread); each thread scans the whole update space and applies the
@@ -47,6 +50,7 @@ from transforms.cost_model import body_cost
 MIN_ROW = 8  # a vector of f32 at least
 SHORT_REDUCTION = 8  # static reductions shorter than this stay innermost
 MIN_PARALLEL_WORK = 20_000  # cost units per thread (~10 us) before threads pay off
+MAX_CHUNK = 512  # a loop needing more iterations per thread is too light to be worth its code
 
 
 def loop_order(op: te.ComputeOp | te.ReduceOp | te.ScatterOp) -> list[int]:
@@ -149,7 +153,8 @@ def min_chunk(op: te.ComputeOp | te.ReduceOp | te.ScatterOp, order: list[int]) -
     work = max(body_cost(op), 1)
     for d in order[1:]:
         work *= te.static_extent(space[d]) or 1
-    return max(1, -(-MIN_PARALLEL_WORK // work))
+    chunk = max(1, -(-MIN_PARALLEL_WORK // work))
+    return chunk if chunk <= MAX_CHUNK else None
 
 
 @dataclass(frozen=True)
