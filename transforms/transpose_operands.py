@@ -27,12 +27,6 @@ MIN_ROW = 8  # the output row must fill a vector
 MAX_ELEMENTS = 1 << 16  # only small operands (weights), copied every call
 
 
-def _static(v: SSAValue) -> int | None:
-    if isinstance(v.owner, arith.ConstantOp) and isinstance(v.owner.value, IntegerAttr):
-        return v.owner.value.value.data
-    return None
-
-
 def _transposed(b: Builder, tensor: SSAValue, extents: tuple[SSAValue, SSAValue]) -> SSAValue:
     t = tensor.type
     assert isinstance(t, TensorType)
@@ -45,7 +39,7 @@ def _transposed(b: Builder, tensor: SSAValue, extents: tuple[SSAValue, SSAValue]
 
 def _rewrite(op: te.ReduceOp) -> None:
     extents = list(op.extents)
-    if not extents or (_static(extents[-1]) or 0) < MIN_ROW:
+    if not extents or (te.static_extent(extents[-1]) or 0) < MIN_ROW:
         return
     args = op.body.block.args
     row, reduction = args[len(extents) - 1], set(args[len(extents):])
