@@ -75,7 +75,9 @@ def link_shared_library(
     extra_flags: Sequence[str] = (),
 ) -> Path:
     """`cc -shared -o output objects... -lm -lgomp` (non-executable stack); a library
-    no object calls is not linked (`--as-needed`: libgomp only for parallel loops)."""
+    no object calls is not linked (`--as-needed`: libgomp only for parallel loops).
+    `-z nodelete`: dlclose never unmaps it, since the OpenMP worker threads it started
+    outlive the call (unmapped under them, they crashed the C++ program at exit)."""
     output = Path(output)
     cmd = [
         *c_compiler().split(),
@@ -84,6 +86,7 @@ def link_shared_library(
         str(output),
         *(str(o) for o in objects),
         "-Wl,-z,noexecstack",
+        "-Wl,-z,nodelete",
         *extra_flags,
         "-Wl,--as-needed",
         *(f"-l{lib}" for lib in libraries),
