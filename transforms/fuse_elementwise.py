@@ -12,7 +12,7 @@ consumer re-evaluates the same element on every iteration of the loops it ignore
 (a matmul operand; loops of extent 1 do not count). Materializing costs a store
 and k loads of the whole tensor, which for per-edge tensors means main memory.
 So: a body of one read (constant, view, broadcast) always inlines; a re-read site
-takes only a very cheap body; otherwise up to `max_consumers` sites take a body
+takes no other body; otherwise up to `max_consumers` sites take a body
 whose extra evaluations cost at most `max_recompute` units (arithmetic and loads 1,
 transcendental math and division 8).
 """
@@ -83,10 +83,6 @@ class FuseElementwisePass(ModulePass):
     max_consumers: int = 4
     """Never evaluate a body at more load sites than this."""
 
-    max_reused_cost: int = 1
-    """Inline into a site that re-reads each element (a matmul operand) only bodies
-    this cheap: the body runs once per read, not once per element."""
-
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in op.ops:
             if isinstance(fn, func.FuncOp) and not fn.is_declaration:
@@ -108,6 +104,6 @@ class FuseElementwisePass(ModulePass):
         if cost <= 1:  # a constant, a view or a broadcast: evaluating it is one read
             return True
         if any(reuse_factor(u.operation) != 1 for u in uses):  # type: ignore[arg-type]
-            return cost <= self.max_reused_cost and len(uses) == 1
+            return False  # a re-read site would run the body once per read, not per element
         return len(uses) == 1 or (
             len(uses) <= self.max_consumers and cost * (len(uses) - 1) <= self.max_recompute)

@@ -10,7 +10,7 @@
 // max_consumers = 4) fuse when the extra evaluations cost at most max_recompute =
 // 32 units; a site whose indices ignore a loop index of its consumer (a matmul
 // operand, read once per output column; loops of extent 1 do not count) takes
-// only a body of at most max_reused_cost = 1 unit (a read), at one site. A producer that
+// only such a one-read body. A producer that
 // is returned, or is a te.scatter base (not a load), is never inlined.
 //
 // The CHECK lines pin each function's whole output; the GONE lines, over each whole
