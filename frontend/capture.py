@@ -11,6 +11,7 @@ trace a second time at other sizes to compare the graphs.
 from __future__ import annotations
 
 import inspect
+import os
 import re
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -25,6 +26,7 @@ from torch._decomp import core_aten_decompositions
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.export import Dim
 from torch.fx.experimental.proxy_tensor import make_fx
+from torch.utils._sympy.functions import FloorDiv, Mod, PythonMod
 from torch.utils._sympy.numbers import int_oo
 from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 from torch.fx.experimental.symbolic_shapes import (
@@ -68,6 +70,8 @@ class Captured:
     name: str = "main"
     sympy_names: dict[sympy.Symbol, str] = field(default_factory=dict)
     """The traced sympy symbol of each size symbol, by name."""
+    single_output: bool = False
+    """The function returns one tensor, not a tuple (the graph returns a 1-tuple)."""
 
 
 DynamicShapes = Mapping[str | int, Any] | Sequence[Any] | None
@@ -122,13 +126,14 @@ def capture(
         symbols.append(SymbolSpec(n, int(dim.min or 0), _finite(dim.max)))
 
     traced_code = graph.code
+    single = _check_outputs(graph, getattr(fn, "__name__", "the function"))
     graph = _functionalize(graph, fakes)
     weights = {
         n.target: getattr(graph, n.target)
         for n in graph.graph.nodes
         if n.op == "get_attr" and isinstance(getattr(graph, n.target), torch.Tensor)
     }
-    captured = Captured(graph, args, symbols, weights, getattr(fn, "__name__", "main"), sym_names)
+    captured = Captured(graph, args, symbols, weights, getattr(fn, "__name__", "main"), sym_names, single)
 
     if check_args is None:
         check_args = _grown(example_args, dims)
@@ -282,6 +287,27 @@ def _trace(
     return graph, env, fakes, symbols_at
 
 
+def _check_outputs(graph: torch.fx.GraphModule, name: str) -> bool:
+    """Every output must be a tensor computed by the graph (a Python number, None
+    or a nested structure is refused here, before any lowering). A lone tensor
+    becomes a 1-tuple; returns whether it was one."""
+    out = next(n for n in graph.graph.nodes if n.op == "output")
+    result = out.args[0]
+    single = isinstance(result, torch.fx.Node)
+    values = (result,) if single else result
+    if not isinstance(values, (tuple, list)):
+        raise CaptureError(f"{name} returns {type(values).__name__}; it must return a tensor or a tuple of tensors")
+    for k, v in enumerate(values):
+        if not isinstance(v, torch.fx.Node) or not isinstance(v.meta.get("val"), torch.Tensor):
+            what = type(v).__name__ if not isinstance(v, torch.fx.Node) else "a non-tensor value"
+            raise CaptureError(f"output {k} of {name} is {what} ({v!r}); every output must be a tensor "
+                               "(return torch.tensor(x) for a number, and leave None out)")
+    if single:
+        out.args = ((result,),)
+        graph.recompile()
+    return single
+
+
 def _check_guards(
     env: ShapeEnv,
     names: list[str],
@@ -321,12 +347,25 @@ def _check_guards(
     canonical = {s: next(t for t in dim_of if dim_of[t] == dim_of[s]) for s in dim_of}
     for guard in env.guards:
         syms = guard.expr.free_symbols & set(where)
-        if syms and not _implied(guard.expr.xreplace(canonical), ranges):
-            fail(syms, f"requires {guard.expr}", guard.sloc)
+        expr = guard.expr.xreplace(canonical)
+        if syms and not _implied(expr, ranges):
+            fail(syms, f"requires {guard.expr}{_larger_min(expr, ranges, dim_of)}", guard.sloc)
 
 
 def _implied(expr: sympy.Basic, ranges: dict[sympy.Symbol, ValueRanges]) -> bool:
-    """Whether `expr` holds for every size in the declared ranges."""
+    """Whether `expr` holds for every size in the declared ranges. A comparison is
+    decided on the range of the difference of its sides (`N//2 <= N` holds since
+    N - N//2 >= 0), after writing each N divided by a constant c as c*q + r with
+    0 <= r < c, so that N//c and N % c become the new symbols q and r."""
+    expr, ranges = _without_floor_division(expr, ranges)
+    if isinstance(expr, sympy.core.relational.Relational) and expr.rel_op in ("<=", "<", ">=", ">"):
+        small, large = (expr.lhs, expr.rhs) if expr.rel_op in ("<=", "<") else (expr.rhs, expr.lhs)
+        gap = sympy.expand(large - small)
+        try:
+            bound = bound_sympy(gap, {s: r for s, r in ranges.items() if s in gap.free_symbols})
+        except Exception:
+            return False
+        return bool(bound.lower >= 0) if expr.rel_op in ("<=", ">=") else bool(bound.lower > 0)
     try:
         bound = bound_sympy(expr, {s: r for s, r in ranges.items() if s in expr.free_symbols})
     except Exception:
@@ -334,17 +373,56 @@ def _implied(expr: sympy.Basic, ranges: dict[sympy.Symbol, ValueRanges]) -> bool
     return bool(bound.lower) is True and bound.lower == bound.upper
 
 
+def _larger_min(expr: sympy.Basic, ranges: dict[sympy.Symbol, ValueRanges], dim_of: dict[Any, str]) -> str:
+    """A hint: the smallest larger `min` of one Dim (up to 64) under which the guard holds."""
+    for sym in sorted(expr.free_symbols & set(ranges), key=str):
+        declared = ranges[sym]
+        for lo in range(int(declared.lower) + 1, 65):
+            if _implied(expr, {**ranges, sym: ValueRanges(lo, declared.upper)}):
+                return f" (true for {dim_of[sym]} >= {lo}: declare Dim(\"{dim_of[sym]}\", min={lo}))"
+    return ""
+
+
+def _without_floor_division(
+    expr: sympy.Basic, ranges: dict[sympy.Symbol, ValueRanges]
+) -> tuple[sympy.Basic, dict[sympy.Symbol, ValueRanges]]:
+    """`expr` with each size symbol N that is divided by a positive constant c
+    replaced by c*q + r (one c per symbol), and the ranges of q and r."""
+    ranges = dict(ranges)
+    divisions = [e for e in expr.atoms(FloorDiv, Mod, PythonMod)
+                 if e.args[0] in ranges and e.args[1].is_Integer and e.args[1] > 0]
+    for n in dict.fromkeys(d.args[0] for d in divisions):
+        c = next(int(d.args[1]) for d in divisions if d.args[0] == n)
+        q, r = sympy.Dummy(f"{n}_div_{c}", integer=True), sympy.Dummy(f"{n}_mod_{c}", integer=True)
+        declared = ranges.pop(n)
+        lo, hi = declared.lower, declared.upper
+        expr = expr.xreplace({d: q if isinstance(d, FloorDiv) else r for d in divisions
+                              if d.args[0] == n and d.args[1] == c}).xreplace({n: c * q + r})
+        ranges[q] = ValueRanges(lo // c, hi if hi is int_oo else hi // c)
+        ranges[r] = ValueRanges(0, c - 1)
+    return expr, ranges
+
+
+_TORCH_DIR = os.path.dirname(torch.__file__)
+
+
 def _user_line(loc: Any) -> str | None:
+    """`file:line` of the user's code behind a guard, if the guard recorded one
+    (torch shortens its own paths, so only absolute paths outside torch count)."""
     if loc is None:
         return None
+
+    def users(file: str) -> bool:
+        return os.path.isabs(file) and not file.startswith(_TORCH_DIR)
+
     frame = getattr(loc, "framework_loc", None)
-    if isinstance(frame, traceback.FrameSummary) and "/torch/" not in frame.filename:
+    if isinstance(frame, traceback.FrameSummary) and users(frame.filename):
         return f"{frame.filename}:{frame.lineno}"
     text = str(getattr(loc, "maybe_user_loc", None) or loc)
     files = re.findall(r'File "([^"]+)", line (\d+)', text) or re.findall(
         r"([\w./\\-]+\.py):(\d+)", text
     )
-    user = [f for f in files if "/torch/" not in f[0]]
+    user = [f for f in files if users(f[0])]
     return f"{user[-1][0]}:{user[-1][1]}" if user else None
 
 

@@ -28,6 +28,8 @@ _EXPORTS = {
     "compile": "pipeline.compiler",
     "CompiledFunction": "pipeline.compiler",
     "CallError": "pipeline.compiler",
+    "PassBrokeIR": "pipeline.verify",
+    "verify_ir": "pipeline.verify",
 }
 
 __all__ = sorted(_EXPORTS)

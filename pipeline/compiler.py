@@ -13,6 +13,7 @@ import operator
 import os
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ from frontend.capture import Captured, capture
 from frontend.import_fx import import_graph
 from frontend.reference import TORCH_DTYPES
 from pipeline.registry import all_passes, context
+from pipeline.verify import LEVELS, VerifyEachPass, verify_after
 
 STAGES: list[tuple[str, list[str]]] = [
     ("aten", ["canonicalize", "cse"]),
@@ -44,6 +46,13 @@ STAGES: list[tuple[str, list[str]]] = [
 
 STAGE_NAMES = ["fx", "aten", "tensorexpr", "fused", "loops", "llvm", "ll", "opt.ll", "asm"]
 """Every stage `CompiledFunction.ir` returns (the driver's --emit has the same list)."""
+
+
+def default_threads() -> int:
+    """The cores this process may run on (its affinity mask), at most torch's
+    intra-op thread count, which follows OMP_NUM_THREADS and `torch.set_num_threads`
+    (one thread per MPI rank says `torch.set_num_threads(1)` or OMP_NUM_THREADS=1)."""
+    return max(1, min(len(os.sched_getaffinity(0)), torch.get_num_threads()))
 
 
 class CallError(ValueError):
@@ -71,10 +80,12 @@ class CompiledFunction:
     jit: JitModule
     stages: dict[str, str]
     timings: dict[str, float] = field(default_factory=dict)
-    num_threads: int = field(default_factory=lambda: len(os.sched_getaffinity(0)))
-    """Threads the parallel loops may use (default: every core this process may run on)."""
+    num_threads: int = field(default_factory=lambda: default_threads())
+    """Threads the parallel loops may use (default: `default_threads()`)."""
     profile_nests: list[str] = field(default_factory=list)
     """With `compile(..., profile=True)`: what each timed loop nest computes."""
+    single_output: bool = False
+    """The function returns one tensor: so does a call."""
 
     def __post_init__(self) -> None:
         self._native = self.jit.function(self.name)
@@ -130,36 +141,62 @@ class CompiledFunction:
 
         return export_library(self, Path(directory), target_cpu=target_cpu, name=name)
 
-    def __call__(self, *args: Any) -> tuple[Any, ...]:
-        sizes = self._sizes_if_well_formed(args)
-        tensors: Sequence[Any] = args
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Positional or keyword arguments, as the original function takes them; the
+        outputs are new tensors (numpy arrays for numpy inputs), never carrying an
+        autograd graph."""
+        if kwargs:
+            args = self._bind(args, kwargs)
+        checked = self._sizes_if_well_formed(args)
         numpy_out = False
-        if sizes is None:  # the careful path: converts numpy arrays, or says what is wrong
-            tensors, sizes = self._checked(args)
+        if checked is None:  # the careful path: converts numpy arrays, or says what is wrong
+            checked = self._checked(args)
             numpy_out = bool(args) and all(isinstance(a, np.ndarray) for a in args)
+        sizes, pointers = checked
         outs = [torch.empty([d(sizes) for d in dims], dtype=dtype) for dtype, dims in self.outputs]
         status = ctypes.c_int32(0)
         symbols = [sizes[name] for name in self._symbol_names]
         arenas = self.workspace(symbols) if self.arenas else ()
-        self._native(*symbols, *[t.data_ptr() for t in tensors], *self._weight_ptrs,
+        self._native(*symbols, *pointers, *self._weight_ptrs,
                      *[o.data_ptr() for o in outs], ctypes.addressof(status), self.num_threads,
                      *self._profile_args, *[a.data_ptr() for a in arenas])
         self._calls += 1
         if status.value:
             raise IndexError(f"{self.name}: {self.sites[status.value - 1]}: an index is out of range")
         if numpy_out:
-            return tuple(o.numpy() for o in outs)
-        return tuple(outs)
+            outs = [o.numpy() for o in outs]
+        return outs[0] if self.single_output else tuple(outs)
 
-    def _sizes_if_well_formed(self, args: Sequence[Any]) -> dict[str, int] | None:
-        """The size symbols of a call of contiguous CPU torch tensors of the right
-        dtypes and shapes within range; None for anything else (a few microseconds
-        matter here: the careful path explains what is wrong)."""
+    def _bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        """Keyword arguments in their positions."""
+        names = [a.name for a in self.args]
+        if len(args) > len(names):
+            raise CallError(f"{self.name} takes {len(names)} arguments ({', '.join(names)}), got {len(args)}")
+        bound: dict[str, Any] = dict(zip(names, args))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise CallError(f"{self.name} got an unexpected keyword argument '{key}'; "
+                                f"its arguments are {', '.join(names)}")
+            if key in bound:
+                raise CallError(f"{self.name} got argument '{key}' twice (by position and by keyword)")
+            bound[key] = value
+        missing = [n for n in names if n not in bound]
+        if missing:
+            raise CallError(f"{self.name} is missing argument(s) {', '.join(repr(m) for m in missing)}")
+        return tuple(bound[n] for n in names)
+
+    def _sizes_if_well_formed(self, args: Sequence[Any]) -> tuple[dict[str, int], list[int]] | None:
+        """The size symbols and data pointers of a call of plain, contiguous, aligned
+        CPU torch tensors of the right dtypes and shapes within range; None for
+        anything else (a few microseconds matter here: the careful path explains
+        what is wrong)."""
         if len(args) != len(self._plan):
             return None
         sizes: dict[str, int] = {}
+        pointers: list[int] = []
         for a, (dtype, dims) in zip(args, self._plan):
-            if type(a) is not torch.Tensor or a.dtype is not dtype or not a.is_cpu or not a.is_contiguous():
+            if (type(a) is not torch.Tensor or a.dtype is not dtype or a.layout is not _STRIDED or not a.is_cpu
+                    or not a.is_contiguous() or a.is_neg()):
                 return None
             shape = a.shape
             if len(shape) != len(dims):
@@ -170,13 +207,17 @@ class CompiledFunction:
                         return None
                 elif sizes.setdefault(d, n) != n:
                     return None
+            pointer = a.data_ptr()
+            if pointer % a.itemsize or not (pointer or not a.numel()):  # misaligned; a ZeroTensor
+                return None
+            pointers.append(pointer)
         for name, lo, hi in self.symbols:
             n = sizes[name]
             if n < lo or (hi is not None and n > hi):
                 return None
-        return sizes
+        return sizes, pointers
 
-    def _checked(self, args: Sequence[Any]) -> tuple[list[torch.Tensor], dict[str, int]]:
+    def _checked(self, args: Sequence[Any]) -> tuple[dict[str, int], list[int]]:
         """Every check of a call, with a message naming the argument; numpy arrays
         become tensors (zero-copy)."""
         if len(args) != len(self.args):
@@ -192,14 +233,27 @@ class CompiledFunction:
             if n < lo or (hi is not None and n > hi):
                 raise CallError(f"{where[name]} is {name} = {n}, outside the range "
                                 f"[{lo}, {hi if hi is not None else 'inf'}] it was compiled for")
-        return tensors, sizes
+        return sizes, [t.data_ptr() for t in tensors]
+
+
+_STRIDED = torch.strided
 
 
 def _as_tensor(a: Any, name: str) -> torch.Tensor:
     if isinstance(a, np.ndarray):
         if not a.flags.c_contiguous:
             raise CallError(f"argument '{name}' is not C-contiguous; pass np.ascontiguousarray(...)")
-        return torch.from_numpy(a)
+        if not a.dtype.isnative:
+            raise CallError(f"argument '{name}' has byte order '{a.dtype.byteorder}', not this machine's; "
+                            f"pass .astype(np.{a.dtype.name})")
+        if not a.flags.aligned:
+            raise CallError(f"argument '{name}' is not aligned to its {a.itemsize}-byte elements; pass a.copy()")
+        try:
+            with warnings.catch_warnings():  # a read-only array is fine: inputs are never written
+                warnings.simplefilter("ignore", UserWarning)
+                return torch.from_numpy(a)
+        except TypeError as e:
+            raise CallError(f"argument '{name}' has numpy dtype {a.dtype}, which torch cannot take: {e}") from None
     if not isinstance(a, torch.Tensor):
         raise CallError(f"argument '{name}' must be a torch.Tensor or numpy array, got {type(a).__name__}")
     return a
@@ -208,6 +262,8 @@ def _as_tensor(a: Any, name: str) -> torch.Tensor:
 def _check(t: torch.Tensor, spec: _Arg, sizes: dict[str, int], where: dict[str, str]) -> None:
     if t.device.type != "cpu":
         raise CallError(f"argument '{spec.name}' is on {t.device}; expected cpu")
+    if t.layout != torch.strided:
+        raise CallError(f"argument '{spec.name}' has layout {t.layout}; expected a dense tensor (.to_dense())")
     if t.dtype != spec.dtype:
         raise CallError(f"argument '{spec.name}' has dtype {t.dtype}; expected {spec.dtype}")
     if t.dim() != len(spec.dims):
@@ -227,6 +283,13 @@ def _check(t: torch.Tensor, spec: _Arg, sizes: dict[str, int], where: dict[str, 
     if not t.is_contiguous():
         raise CallError(f"argument '{spec.name}' is not contiguous (strides {tuple(t.stride())}); "
                         "pass .contiguous()")
+    if t.is_neg() or t.is_conj():
+        raise CallError(f"argument '{spec.name}' is a lazily {'negated' if t.is_neg() else 'conjugated'} view; "
+                        "pass .resolve_neg() / .resolve_conj()")
+    if t._is_zerotensor():
+        raise CallError(f"argument '{spec.name}' is a ZeroTensor without storage; pass torch.zeros_like(...)")
+    if t.data_ptr() % t.itemsize:
+        raise CallError(f"argument '{spec.name}' is not aligned to its {t.itemsize}-byte elements; pass .clone()")
 
 
 def _shape_text(dims: Sequence[int | str]) -> str:
@@ -243,14 +306,22 @@ def compile(
     *,
     dump_dir: str | Path | None = None,
     profile: bool = False,
+    verify: bool | str | None = None,
 ) -> CompiledFunction:
     """Capture `fn` (forward + autograd.grad) once and compile it to native code.
-    `profile=True` times every loop nest (see `CompiledFunction.profile`)."""
+    `profile=True` times every loop nest (see `CompiledFunction.profile`).
+    `verify=True` (or "pass") verifies the IR after every pass (xDSL's verifier
+    and SSA dominance), so a pass that breaks it raises `PassBrokeIR` naming the
+    pass; "stage" checks dominance after every pass and the rest at the end of
+    each stage. The default is the environment variable PIPELINE_VERIFY (off, or
+    stage in the tests).
+
+    The outputs are plain tensors: they never carry an autograd graph."""
     with _collector_paused():
         start = time.perf_counter()
         captured = capture(fn, example_args, dynamic_shapes)
         timings = {"capture_s": time.perf_counter() - start}
-        return compile_captured(captured, dump_dir=dump_dir, timings=timings, profile=profile)
+        return compile_captured(captured, dump_dir=dump_dir, timings=timings, profile=profile, verify=verify)
 
 
 @contextlib.contextmanager
@@ -269,8 +340,9 @@ def _collector_paused() -> Iterator[None]:
 
 def compile_captured(
     captured: Captured, *, dump_dir: str | Path | None = None, timings: dict[str, float] | None = None,
-    profile: bool = False,
+    profile: bool = False, verify: bool | str | None = None,
 ) -> CompiledFunction:
+    level = _verify_level(verify)
     timings = dict(timings or {})
     dumps = _Dumps(dump_dir)
     stages: dict[str, str] = {"fx": captured.graph.code}
@@ -283,6 +355,8 @@ def compile_captured(
     dumps.write("aten.mlir", stages["aten"])
     timings["import_s"] = time.perf_counter() - start
 
+    if level != "off":
+        verify_after("import-fx", module)
     ctx = context()
     available = all_passes()
     signature: tuple[list[str], list[str], list[torch.dtype]] = ([], [], [])
@@ -290,8 +364,11 @@ def compile_captured(
         if profile and stage == "loops":
             passes = [p for q in passes for p in ([q, "profile-loops"] if q == "fuse-sibling-loops" else [q])]
         start = time.perf_counter()
-        pipeline = PassPipeline.parse_spec(available, ",".join(passes), dumps.callback)
+        callback = dumps.callback if level == "off" else VerifyEachPass(dumps.callback, ops=level == "pass")
+        pipeline = PassPipeline.parse_spec(available, ",".join(passes), callback)
         pipeline.apply(ctx, module)
+        if level == "stage":
+            verify_after(f"stage '{stage}' ({', '.join(passes)})", module)
         stages[stage] = str(module)
         timings[f"{stage}_s"] = time.perf_counter() - start
         if stage == "loops":
@@ -321,7 +398,17 @@ def compile_captured(
         stages=stages,
         timings=timings,
         profile_nests=nests if profile else [],
+        single_output=captured.single_output,
     )
+
+
+def _verify_level(verify: bool | str | None) -> str:
+    if verify is None:
+        verify = os.environ.get("PIPELINE_VERIFY", "off")
+    level = {True: "pass", False: "off", "1": "pass", "0": "off", "": "off"}.get(verify, verify)  # type: ignore[call-overload]
+    if level not in LEVELS:
+        raise ValueError(f"verify={verify!r}: expected one of {', '.join(LEVELS)} (or True / False)")
+    return level
 
 
 def _loop_signature(module: ModuleOp) -> tuple[list[str], list[str], list[torch.dtype]]:

@@ -19,12 +19,16 @@ and `cse` removes the work the two bodies shared.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
 from xdsl.context import Context
-from xdsl.dialects import func, memref, scf
+from xdsl.dialects import func, memref, scf, vector
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import MemoryEffectKind, RecursiveMemoryEffect, get_effects
 
 Loop = scf.ForOp | scf.ParallelOp
 WINDOW = 4  # how many following loops to look at for a partner
@@ -36,18 +40,58 @@ def _bounds(loop: Loop) -> tuple[SSAValue, ...]:
     return (*loop.lowerBound, *loop.upperBound, *loop.step)
 
 
-def _accesses(op: Operation, status: set[SSAValue]) -> tuple[set[SSAValue], set[SSAValue]]:
-    """(buffers read, buffers written) anywhere inside op."""
-    reads: set[SSAValue] = set()
-    writes: set[SSAValue] = set()
+@dataclass
+class _Effects:
+    """The buffers an op reads and writes, anywhere inside it; `unknown` when it
+    has an effect on memory that is not a load or store of a known buffer."""
+
+    reads: set[SSAValue] = field(default_factory=set)
+    writes: set[SSAValue] = field(default_factory=set)
+    unknown: bool = False
+
+    def conflicts(self, other: _Effects) -> bool:
+        """Whether the two may not be reordered: one writes what the other touches."""
+        if (self.unknown and (other.unknown or other.reads or other.writes)) or (
+                other.unknown and (self.reads or self.writes)):
+            return True
+        return bool(self.writes & (other.reads | other.writes) or other.writes & self.reads)
+
+    def add(self, other: _Effects) -> None:
+        self.reads |= other.reads
+        self.writes |= other.writes
+        self.unknown |= other.unknown
+
+
+_LOADS = (memref.LoadOp, vector.LoadOp)
+_STORES = (memref.StoreOp, vector.StoreOp)
+
+
+def _effects(op: Operation, status: set[SSAValue]) -> _Effects:
+    """What op and the ops nested in it do to memory. Loads and stores (scalar or
+    vector) name their buffer; a store into the status buffer is left out (it only
+    records an index error); allocations touch nothing yet; any other op with a
+    memory effect, or with none declared (a call), may touch everything."""
+    fx = _Effects()
     for o in op.walk():
-        if isinstance(o, memref.LoadOp):
-            reads.add(o.memref)
-        elif isinstance(o, memref.StoreOp) and o.memref not in status:
-            writes.add(o.memref)
-        elif isinstance(o, (func.CallOp, memref.CopyOp)):
-            return set(), {SSAValue.get(x) for x in o.operands}  # unknown effects: never fuse
-    return reads, writes
+        if isinstance(o, _LOADS):
+            fx.reads.add(o.base if isinstance(o, vector.LoadOp) else o.memref)
+        elif isinstance(o, _STORES):
+            buffer = o.base if isinstance(o, vector.StoreOp) else o.memref
+            if buffer not in status:
+                fx.writes.add(buffer)
+        elif isinstance(o, memref.DeallocOp):
+            fx.writes.add(o.memref)
+        elif not o.has_trait(RecursiveMemoryEffect):
+            effects = get_effects(o)
+            if effects is None or any(e.kind != MemoryEffectKind.ALLOC for e in effects):
+                fx.unknown = True
+    return fx
+
+
+def _uses(op: Operation) -> Iterator[SSAValue]:
+    """The values op and the ops nested in it use."""
+    for o in op.walk():
+        yield from o.operands
 
 
 def _fusible(a: Loop, b: Loop, status: set[SSAValue]) -> bool:
@@ -55,50 +99,40 @@ def _fusible(a: Loop, b: Loop, status: set[SSAValue]) -> bool:
         return False
     if isinstance(a, scf.ParallelOp) and (a.initVals or b.initVals or len(a.lowerBound) != 1):
         return False
-    ra, wa = _accesses(a, status)
-    rb, wb = _accesses(b, status)
-    return bool(ra & rb) and not (wa & (rb | wb)) and not (wb & ra)
+    fa, fb = _effects(a, status), _effects(b, status)
+    return bool(fa.reads & fb.reads) and not fa.conflicts(fb)
 
 
 def _make_adjacent(a: Loop, b: Loop, status: set[SSAValue]) -> bool:
     """Move the ops between a and b out of the way, if that reorders no conflicting
-    memory accesses: those that use a's results (the store of a reduction's sum) go
-    after b, the others (allocations, index arithmetic, loads) before a."""
-    before: list[Operation] = []
-    after: list[Operation] = []
+    memory accesses: those that depend on a (use a value it or an op kept after it
+    computes, anywhere in their regions, or touch memory such an op touches: a sum
+    stored, then loaded) go after b, the others (allocations, index arithmetic,
+    loads) before a. False when b itself depends on a."""
+    before: list[tuple[Operation, _Effects]] = []
+    after: list[tuple[Operation, _Effects]] = []
     tainted: set[SSAValue] = set(a.results)
-    after_reads: set[SSAValue] = set()
-    after_writes: set[SSAValue] = set()
+    after_fx = _Effects()
     op = a.next_op
     while op is not b:
         assert op is not None
-        r, w = _accesses(op, status)
-        # an op stays after what it depends on: a's results, or memory an op kept
-        # after a touches (a sum stored after a, then loaded)
-        if any(v in tainted for v in op.operands) or r & after_writes or w & (after_reads | after_writes):
-            after.append(op)
+        fx = _effects(op, status)
+        if any(v in tainted for v in _uses(op)) or fx.conflicts(after_fx):
+            after.append((op, fx))
             tainted.update(op.results)
-            after_reads |= r
-            after_writes |= w
+            after_fx.add(fx)
         else:
-            before.append(op)
+            before.append((op, fx))
         op = op.next_op
-    if any(v in tainted for o in b.walk() for v in o.operands):
+    if any(v in tainted for v in _uses(b)):
         return False  # b reads what a computes
-    ra, wa = _accesses(a, status)
-    rb, wb = _accesses(b, status)
-    for o in before:
-        r, w = _accesses(o, status)
-        if r & wa or w & (ra | wa):
-            return False
-    for o in after:
-        r, w = _accesses(o, status)
-        if r & wb or w & (rb | wb):
-            return False
-    for o in before:
+    fa, fb = _effects(a, status), _effects(b, status)
+    if any(fx.conflicts(fa) for _, fx in before) or any(fx.conflicts(fb) for _, fx in after):
+        return False
+    for o, _ in before:
         o.detach()
         Rewriter.insert_op(o, InsertPoint.before(a))
-    for o in reversed(after):
+    for o, _ in reversed(after):
         o.detach()
         Rewriter.insert_op(o, InsertPoint.after(b))
     return True

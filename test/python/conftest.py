@@ -12,6 +12,10 @@ import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
+# Every compile in the tests checks SSA dominance after each pass, so a pass that breaks
+# it fails as that pass, and runs xDSL's verifier after each stage (the fuzzer and the
+# fusion tests verify everything after every pass: `verify=True`).
+os.environ.setdefault("PIPELINE_VERIFY", "stage")
 
 MODELS = ["mlp", "lennard_jones", "schnet", "e3nn_like"]
 DTYPES = [torch.float32, torch.float64]

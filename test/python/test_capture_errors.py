@@ -83,3 +83,42 @@ def test_static_dims_stay_static() -> None:
 def test_non_tensor_argument() -> None:
     with pytest.raises(CaptureError, match=r"argument 'pos' must be a torch.Tensor"):
         capture(lambda pos: pos, ([1.0, 2.0],), None)
+
+
+@pytest.mark.parametrize("value", [None, 3.0, "energy"])
+def test_non_tensor_output_is_refused_at_capture(value) -> None:
+    def fn(pos: torch.Tensor):
+        return pos.sum(), value
+
+    with pytest.raises(CaptureError, match=r"output 1 of fn is \w+ .*every output must be a tensor"):
+        capture(fn, (torch.randn(8, 3),), {"pos": {0: N}})
+
+
+def test_single_tensor_output() -> None:
+    from pipeline import compile
+
+    def forces(pos: torch.Tensor) -> torch.Tensor:
+        pos = pos.detach().requires_grad_(True)
+        (g,) = torch.autograd.grad((pos**3).sum(), pos)
+        return -g
+
+    native = compile(forces, (torch.randn(8, 3),), {"pos": {0: N}})
+    pos = torch.randn(5, 3)
+    got = native(pos)
+    assert isinstance(got, torch.Tensor) and not got.requires_grad
+    torch.testing.assert_close(got, forces(pos))
+
+
+def test_floor_division_guard_is_proved_from_the_range() -> None:
+    """`p[:N // 2]` needs N // 2 <= N, which holds for every N: proved, not refused.
+    Its other guard, N // 2 != 1, holds from N >= 4 on: declared so, it compiles."""
+    from pipeline import compile
+
+    fn = energy_forces(lambda pos: pos[: pos.shape[0] // 2].square().sum())
+    with pytest.raises(CaptureError, match=r"requires Ne\(\(N//2\), 1\) \(true for N >= 4: declare Dim\(\"N\", min=4\)\)"):
+        capture(fn, (torch.randn(10, 3),), {"pos": {0: N}})
+    native = compile(fn, (torch.randn(10, 3),), {"pos": {0: Dim("N", min=4)}})
+    for n in (4, 5, 17):
+        pos = torch.randn(n, 3)
+        for got, want in zip(native(pos), fn(pos)):
+            torch.testing.assert_close(got, want)

@@ -282,3 +282,99 @@ func.func @across_a_loop(%N: index, %E: index, %base: memref<?xf32>, %dst: memre
 // CHECK-NEXT: }
 // GONE-LABEL: @across_a_loop(
 // GONE-COUNT-2: scf.for
+
+// -----
+// A dependent pair stays apart: the third loop uses, inside its body, the sum of the
+// first (stored, loaded back as %m); the second loop depends on nothing and merges
+// with the first instead, taking that sum's neighbours along (issue: compiling
+// (r * r.sum()).sum() put the dependent loop above the load of %m it reads).
+func.func @dependent(%E: index, %x: memref<?xf32>, %t: memref<?xf32>, %a: memref<?xf32>, %b: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  %s = scf.for %e = %c0 to %E step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %x[%e] : memref<?xf32>
+    %n = arith.addf %acc, %v : f32
+    scf.yield %n : f32
+  }
+  memref.store %s, %t[%c0] : memref<?xf32>
+  %m = memref.load %t[%c0] : memref<?xf32>
+  scf.for %e = %c0 to %E step %c1 {
+    %v = memref.load %x[%e] : memref<?xf32>
+    %w = arith.mulf %v, %m : f32
+    memref.store %w, %a[%e] : memref<?xf32>
+  }
+  scf.for %e = %c0 to %E step %c1 {
+    %v = memref.load %x[%e] : memref<?xf32>
+    %w = arith.negf %v : f32
+    memref.store %w, %b[%e] : memref<?xf32>
+  }
+  func.return
+}
+// CHECK:      {{^// -{5}$}}
+// CHECK-NEXT: builtin.module {
+// CHECK-NEXT: func.func @dependent(%E: index, %x: memref<?xf32>, %t: memref<?xf32>, %a: memref<?xf32>, %b: memref<?xf32>) {
+// CHECK-NEXT: %c0 = arith.constant 0 : index
+// CHECK-NEXT: %c1 = arith.constant 1 : index
+// CHECK-NEXT: %zero = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %s = scf.for %e = %c0 to %E step %c1 iter_args(%acc = %zero) -> (f32) {
+// CHECK-NEXT:   %v = memref.load %x[%e] : memref<?xf32>
+// CHECK-NEXT:   %n = arith.addf %acc, %v : f32
+// CHECK-NEXT:   %v_1 = memref.load %x[%e] : memref<?xf32>
+// CHECK-NEXT:   %w = arith.negf %v_1 : f32
+// CHECK-NEXT:   memref.store %w, %b[%e] : memref<?xf32>
+// CHECK-NEXT:   scf.yield %n : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.store %s, %t[%c0] : memref<?xf32>
+// CHECK-NEXT: %m = memref.load %t[%c0] : memref<?xf32>
+// CHECK-NEXT: scf.for %e_1 = %c0 to %E step %c1 {
+// CHECK-NEXT:   %v_2 = memref.load %x[%e_1] : memref<?xf32>
+// CHECK-NEXT:   %w_1 = arith.mulf %v_2, %m : f32
+// CHECK-NEXT:   memref.store %w_1, %a[%e_1] : memref<?xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.return
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// GONE-LABEL: @dependent(
+// GONE-COUNT-2: scf.for
+// GONE-NOT:   scf.for
+
+// -----
+// Vector loads and stores are accesses too: the first loop writes rows of %y with
+// vector.store (a register-blocked x @ W), the second reads %y at another row;
+// merged, it would read rows not yet written (issue: a three-body model's forces
+// varied from run to run). The two loops stay apart.
+func.func @vector_write(%E: index, %x: memref<?xf32>, %y: memref<?xf32>, %other: memref<?xi64>, %z: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %e = %c0 to %E step %c1 {
+    %row = arith.muli %e, %c8 : index
+    %v = vector.load %x[%row] : memref<?xf32>, vector<8xf32>
+    %w = arith.mulf %v, %v : vector<8xf32>
+    vector.store %w, %y[%row] : memref<?xf32>, vector<8xf32>
+  }
+  scf.for %e = %c0 to %E step %c1 {
+    %k = memref.load %other[%e] : memref<?xi64>
+    %ki = arith.index_cast %k : i64 to index
+    %at = arith.muli %ki, %c8 : index
+    %g = memref.load %y[%at] : memref<?xf32>
+    %row = arith.muli %e, %c8 : index
+    %u = memref.load %x[%row] : memref<?xf32>
+    %s = arith.addf %g, %u : f32
+    memref.store %s, %z[%e] : memref<?xf32>
+  }
+  func.return
+}
+// CHECK:      {{^// -{5}$}}
+// CHECK-NEXT: builtin.module {
+// CHECK-NEXT: func.func @vector_write(
+// CHECK:      scf.for %e = %c0 to %E step %c1 {
+// CHECK:        vector.store %w, %y[%row] : memref<?xf32>, vector<8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.for %e_1 = %c0 to %E step %c1 {
+// CHECK:        memref.store %s, %z[%e_1] : memref<?xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.return
+// GONE-LABEL: @vector_write(
+// GONE-COUNT-2: scf.for
