@@ -5,6 +5,7 @@
     python -m pipeline capture examples/mlp.py --emit fx|aten [--training] [--atoms N]
     python -m pipeline opt FILE.mlir -p pass1,pass2      (xdsl-opt with our dialects)
     python -m pipeline bench [--quick]                    (ours vs eager, torch.compile, AOTInductor)
+    python -m pipeline fuzz [--minutes M] [--seed S]     (random programs vs eager; needs hypothesis)
 
 Stages, in order: fx, aten, tensorexpr, fused, loops, llvm, ll, opt.ll, asm.
 """
@@ -31,6 +32,10 @@ def main(argv: list[str] | None = None) -> int:
         from bench.harness import main as bench_main
 
         return bench_main(argv[1:])
+    if argv and argv[0] == "fuzz":
+        from pipeline.fuzz import main as fuzz_main
+
+        return fuzz_main(argv[1:])
     if argv and argv[0] == "opt":
         from pipeline.opt import main as opt_main
 
@@ -42,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("opt", help="xdsl-opt with our dialects and passes (see `opt --help`)")
     sub.add_parser("bench", help="benchmark against eager, torch.compile and AOTInductor (see `bench --help`)")
+    sub.add_parser("fuzz", help="compile random energy functions and compare with eager (see `fuzz --help`)")
     cap = sub.add_parser("capture", help="capture a model file and print a stage")
     cap.add_argument("--emit", choices=["fx", "aten"], default="aten", help="the stage to print")
     comp = sub.add_parser("compile", help="compile a model file and print a stage")
