@@ -13,6 +13,16 @@ thread's contiguous share [lo, hi) of [lb, ub) (omp_get_thread_num / _num_thread
 a static schedule, the same split on every call) and calls `f_par0(lo, hi, args...)`.
 GOMP_parallel returns when every thread is done, so the loop ends where it did.
 
+A team only pays when its threads have cores. On a busy machine (an MPI rank per
+core, other jobs) a woken thread may wait a scheduler time slice, milliseconds, for
+a region of microseconds: calls ran 250x slower. So each launcher measures itself:
+the master's share is timed (`llvm.readcyclecounter`) and, when the whole region
+took longer than `teams` times that share (the serial estimate: running alone would
+have been faster), the next `backoff` regions of this loop run serially, `backoff`
+doubling on each failed try up to MAX_BACKOFF and back to 1 once a team pays again.
+The counters are internal globals, one pair per loop; they only steer the choice
+of serial or parallel, never the result (the same split and order either way).
+
 The runtime is GCC's libgomp (`GOMP_parallel` is the entry point GCC emits for
 `#pragma omp parallel`): the JIT shares the copy torch loads, an exported library
 links it. Runs on the llvm dialect, after convert-func-to-llvm, where every argument
@@ -30,6 +40,8 @@ from xdsl.utils.exceptions import DiagnosticException
 _I32 = builtin.i32
 _I64 = builtin.i64
 _PTR = llvm.LLVMPointerType()
+
+MAX_BACKOFF = 1024  # regions run serially after repeated failed tries of a team
 
 RUNTIME = {
     "GOMP_parallel": ([_PTR, _PTR, _I32, _I32], None),
@@ -64,6 +76,15 @@ class _Emit:
 
     def call(self, name: str, args: list[SSAValue], result: Attribute | None = None) -> SSAValue:
         return self.op(llvm.CallOp(name, *args, return_type=result))
+
+    def cycles(self) -> SSAValue:
+        return self.op(llvm.CallIntrinsicOp("llvm.readcyclecounter", [], [_I64]))
+
+    def load_global(self, name: str) -> SSAValue:
+        return self.op(llvm.LoadOp(self.op(llvm.AddressOfOp(name, _PTR)), _I64))
+
+    def store_global(self, value: SSAValue, name: str) -> None:
+        self.op(llvm.StoreOp(value, self.op(llvm.AddressOfOp(name, _PTR))))
 
     def ceil_div(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.op(llvm.SDivOp(self.op(llvm.AddOp(a, self.op(llvm.SubOp(b, self.const(1))))), b))
@@ -127,7 +148,10 @@ class DefineParallelLaunchersPass(ModulePass):
         task_name = f"{body_name}_task"
 
         # the launcher: run in place, or pack the context and start the team
-        entry, serial, team = Block(arg_types=inputs), Block(), Block()
+        serial_left, backoff = f"{body_name}_serial_left", f"{body_name}_backoff"
+        for name in (serial_left, backoff):
+            module.body.block.add_op(llvm.GlobalOp(_I64, name, "internal", value=builtin.IntegerAttr(0, _I64)))
+        entry, check, skip, serial, team, slow, paid = (Block(arg_types=inputs), *(Block() for _ in range(6)))
         threads, lb, ub, *args = entry.args
         _name(threads, "num_threads"), _name(lb, "lb"), _name(ub, "ub")
         e = _Emit(entry)
@@ -135,25 +159,43 @@ class DefineParallelLaunchersPass(ModulePass):
         default = e.op(llvm.SExtOp(e.call("omp_get_max_threads", [], _I32), _I64))
         asked = e.select(e.icmp("sgt", threads, e.const(0)), threads, default)
         teams = _name(e.min(asked, e.ceil_div(n, e.const(max(1, chunk.value.data)))), "teams")
-        e.op(llvm.CondBrOp(e.icmp("sle", teams, e.const(1)), serial, [], team, []))
+        e.op(llvm.CondBrOp(e.icmp("sle", teams, e.const(1)), serial, [], check, []))
+        c = _Emit(check)  # serial for now: a team recently did not pay
+        left = _name(c.load_global(serial_left), "serial_left")
+        c.op(llvm.CondBrOp(c.icmp("sgt", left, c.const(0)), skip, [], team, []))
+        k = _Emit(skip)
+        k.store_global(k.op(llvm.SubOp(left, k.const(1))), serial_left)
+        k.op(llvm.BrOp(serial))
         s = _Emit(serial)
         s.call(body_name, [lb, ub, *args])
         s.op(llvm.ReturnOp())
         t = _Emit(team)
-        ctx = _name(t.op(llvm.AllocaOp(t.const(len(fields)), _I64, alignment=8)), "ctx")
-        for k, v in enumerate([lb, ub, *args]):
+        start = _name(t.cycles(), "start")
+        ctx = _name(t.op(llvm.AllocaOp(t.const(len(fields) + 1), _I64, alignment=8)), "ctx")
+        for k_, v in enumerate([lb, ub, *args]):
             st = _stored_type(v.type)
             if isinstance(v.type, llvm.LLVMPointerType):
                 v = t.op(llvm.PtrToIntOp(v, _I64))
             elif st != v.type:
                 v = t.op(llvm.ZExtOp(v, st))
-            t.op(llvm.StoreOp(v, t.op(llvm.GEPOp(ctx, [_slot_index(k, st)], st))))
+            t.op(llvm.StoreOp(v, t.op(llvm.GEPOp(ctx, [_slot_index(k_, st)], st))))
         task = t.op(llvm.AddressOfOp(task_name, _PTR))
         t.call("GOMP_parallel", [task, ctx, t.op(llvm.TruncOp(teams, _I32)), t.const(0, _I32)])
-        t.op(llvm.ReturnOp())
-        launcher.body.add_block(entry)
-        launcher.body.add_block(serial)
-        launcher.body.add_block(team)
+        took = _name(t.op(llvm.SubOp(t.cycles(), start)), "took")
+        share = _name(t.op(llvm.LoadOp(t.op(llvm.GEPOp(ctx, [len(fields)], _I64)), _I64)), "master_share")
+        alone = t.op(llvm.MulOp(share, teams))
+        t.op(llvm.CondBrOp(t.icmp("sgt", took, alone), slow, [], paid, []))
+        w = _Emit(slow)  # the team cost more than running alone: serial for a while
+        doubled = w.op(llvm.ShlOp(w.load_global(backoff), w.const(1)))
+        wait = w.min(w.select(w.icmp("sgt", doubled, w.const(0)), doubled, w.const(1)), w.const(MAX_BACKOFF))
+        w.store_global(wait, backoff)
+        w.store_global(wait, serial_left)
+        w.op(llvm.ReturnOp())
+        p = _Emit(paid)
+        p.store_global(p.const(0), backoff)
+        p.op(llvm.ReturnOp())
+        for block in (entry, check, skip, serial, team, slow, paid):
+            launcher.body.add_block(block)
         launcher.linkage = llvm.LinkageAttr("internal")
         for key in ("codegen.launch", "codegen.min_chunk"):
             del launcher.attributes[key]
@@ -181,9 +223,16 @@ class DefineParallelLaunchersPass(ModulePass):
         hi = _name(b.min(b.op(llvm.AddOp(lo, share)), ub), "hi")
         b.op(llvm.CondBrOp(b.icmp("slt", lo, hi), work, [], done, []))
         w = _Emit(work)
+        began = w.cycles()
         w.call(body_name, [lo, hi, *args])
-        w.op(llvm.ReturnOp())
+        elapsed = w.op(llvm.SubOp(w.cycles(), began))
+        master, store = Block(), Block()
+        w.op(llvm.CondBrOp(w.icmp("eq", me, w.const(0)), master, [], store, []))
+        m = _Emit(master)  # the master's share time, for the launcher's check
+        m.op(llvm.StoreOp(elapsed, m.op(llvm.GEPOp(block.args[0], [len(fields)], _I64))))
+        m.op(llvm.ReturnOp())
+        _Emit(store).op(llvm.ReturnOp())
         _Emit(done).op(llvm.ReturnOp())
         task_fn = llvm.FuncOp(task_name, llvm.LLVMFunctionType([_PTR], llvm.LLVMVoidType()),
-                              linkage=llvm.LinkageAttr("internal"), body=Region([block, work, done]))
+                              linkage=llvm.LinkageAttr("internal"), body=Region([block, work, master, store, done]))
         module.body.block.add_op(task_fn)
