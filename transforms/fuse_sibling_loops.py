@@ -8,11 +8,15 @@ the same exp. A loop and one of the next few loops with the same bounds and step
 
 - they read at least one common buffer (the reason to share a loop), and
 - neither writes a buffer the other reads or writes (the status buffer aside: it
-  only records an index error), so every iteration order gives the same result;
+  only records an index error), so every iteration order gives the same result.
+  Accesses are scalar and vector loads and stores (a register-blocked `x @ W`
+  stores its rows with vector.store); any other op with a memory effect, or none
+  declared, conflicts with everything;
 
-the ops between them move out of the way (those using the first loop's results
-below the second, the others above the first) when no memory access is reordered
-across a conflicting one. Their bodies are then fused the same way, loop by
+the ops between them move out of the way (those that depend on the first loop,
+through a value used anywhere in their regions or through memory, below the
+second, the others above the first) when no memory access is reordered across a
+conflicting one. Their bodies are then fused the same way, loop by
 loop, down to the innermost (reductions carry both accumulators in one scf.for),
 and `cse` removes the work the two bodies shared.
 """
