@@ -2,9 +2,11 @@
 
     python -m pipeline fuzz [--minutes M] [--seed S] [--out DIR]
 
-Hypothesis draws a program over an atomic system: per-atom and per-edge values
-(positions, edge vectors, distances to start), elementwise chains, reductions along
-features and to scalars, gathers from atoms to edges and scatters back, dense layers
+Hypothesis draws a program over an atomic system: per-atom, per-edge and per-triplet
+values (positions, edge vectors, distances to start; triplets are pairs of edges
+leaving one atom, a third symbolic size T), elementwise chains, reductions along
+features and to scalars, gathers from atoms to edges and from edges to triplets and
+scatters back, dense layers
 with weights, broadcasts, concatenations and reshapes, values read by several
 consumers; the energy sums some of them, the forces are -dE/dpos by
 `torch.autograd.grad`. Each program is compiled once (symbolic N and E, the IR
@@ -51,7 +53,7 @@ class Value:
 
     @property
     def rows(self) -> str:
-        return {"atom": "pos.shape[0]", "edge": "edge_index.shape[1]"}[self.space]
+        return {"atom": "pos.shape[0]", "edge": "edge_index.shape[1]", "triplet": "triplets.shape[1]"}[self.space]
 
 
 UNARY = {
@@ -83,6 +85,10 @@ BINARY = {
     "soft_div": "{a} / (1.0 + {b} ** 2)",
     "max": "torch.maximum({a}, {b})",
 }
+
+
+GATHER = {"atom": ("edge", ["src", "dst"]), "edge": ("triplet", ["first", "second"])}
+SCATTER = {"edge": ("atom", ["src", "dst"]), "triplet": ("edge", ["first", "second"])}
 
 
 @dataclass
@@ -123,9 +129,10 @@ def make(dtype, rounded_to=None):
     g = torch.Generator().manual_seed(0)
 {weights}
 
-    def energy_forces(pos, edge_index):
+    def energy_forces(pos, edge_index, triplets):
         pos = pos.detach().requires_grad_(True)
         src, dst = edge_index[0], edge_index[1]
+        first, second = triplets[0], triplets[1]
         vec = pos.index_select(0, dst) - pos.index_select(0, src)
         r = torch.sqrt((vec ** 2).sum(-1))
 {body}
@@ -181,17 +188,20 @@ def draw_program(draw: Callable[[Any], Any]) -> tuple[Program, list[str]]:
                 p.new(x.space, 0, expr)
             else:
                 p.new("scalar", 0, f"{x.name}.{'sum' if how.startswith('sum') else 'mean'}()")
-        elif kind == "gather":
-            atoms = [v for v in p.values if v.space == "atom"]
-            x, end = pick(atoms), draw(st.sampled_from(["src", "dst"]))
+        elif kind == "gather":  # atoms to edges, or edges to triplets
+            x = pick([v for v in p.values if v.space in GATHER])
+            space, ends = GATHER[x.space]
+            end = draw(st.sampled_from(ends))
             how = draw(st.sampled_from(["index_select", "index"]))
             expr = f"{x.name}.index_select(0, {end})" if how == "index_select" else f"{x.name}[{end}]"
-            p.new("edge", x.width, expr)
-        elif kind == "scatter":
-            edges = [v for v in p.values if v.space == "edge"]
-            x, end = pick(edges), draw(st.sampled_from(["src", "dst"]))
-            shape = f"pos.shape[0], {x.width}" if x.width else "pos.shape[0]"
-            p.new("atom", x.width, f"torch.zeros({shape}, dtype=pos.dtype).index_add(0, {end}, {x.name})")
+            p.new(space, x.width, expr)
+        elif kind == "scatter":  # edges to atoms, or triplets to edges
+            x = pick([v for v in p.values if v.space in SCATTER])
+            space, ends = SCATTER[x.space]
+            end = draw(st.sampled_from(ends))
+            count = Value("", space, 0).rows
+            shape = f"{count}, {x.width}" if x.width else count
+            p.new(space, x.width, f"torch.zeros({shape}, dtype=pos.dtype).index_add(0, {end}, {x.name})")
         elif kind == "linear":
             x = pick(rows)
             out = draw(st.sampled_from([1, 4, 8, 16]))
@@ -245,10 +255,13 @@ def load(source: str) -> Callable[[torch.dtype], Callable[..., Any]]:
     return namespace["make"]
 
 
-def system(n: int, dtype: torch.dtype, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
-    from examples.common import random_system
+def system(n: int, dtype: torch.dtype, seed: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Positions, edges and triplets (every pair of distinct edges leaving one atom)."""
+    from examples.common import CUTOFF, random_system
+    from examples.three_body import triplets_of
 
-    return random_system(n, dtype=dtype, seed=seed, neighbors=8.0)
+    pos, edge_index = random_system(n, dtype=dtype, seed=seed, neighbors=6.0)
+    return pos, edge_index, triplets_of(pos, edge_index, CUTOFF)
 
 
 def relative(got: torch.Tensor, want: torch.Tensor) -> float:
@@ -265,21 +278,25 @@ def check(source: str, dtype: torch.dtype) -> None:
 
     make = load(source)
     fn, reference = make(dtype), make(torch.float64, rounded_to=dtype)
-    pos, edge_index = system(TRACE_ATOMS, dtype, 0)
-    native = pipeline.compile(fn, {"pos": pos, "edge_index": edge_index},
-                              {"pos": {0: Dim("N")}, "edge_index": {1: Dim("E")}}, verify=True)
+    pos, edge_index, triplets = system(TRACE_ATOMS, dtype, 0)
+    native = pipeline.compile(fn, {"pos": pos, "edge_index": edge_index, "triplets": triplets},
+                              {"pos": {0: Dim("N")}, "edge_index": {1: Dim("E")}, "triplets": {1: Dim("T")}},
+                              verify=True)
     for n in SIZES:
-        pos, edge_index = system(n, dtype, n)
-        want = [t.detach() for t in reference(pos.double(), edge_index)]
+        pos, edge_index, triplets = system(n, dtype, n)
+        args = (pos, edge_index, triplets)
+        want = [t.detach() for t in reference(pos.double(), edge_index, triplets)]
         if not all(torch.isfinite(w).all() for w in want):
             continue  # the program itself overflows here: nothing to compare
-        eager = [t.detach() for t in fn(pos, edge_index)]
+        eager = [t.detach() for t in fn(*args)]
         order = torch.randperm(edge_index.shape[1], generator=torch.Generator().manual_seed(n))
-        reordered = [t.detach() for t in reference(pos.double(), edge_index[:, order])]
+        moved = torch.empty_like(order)
+        moved[order] = torch.arange(order.shape[0])  # where each edge went
+        reordered = [t.detach() for t in reference(pos.double(), edge_index[:, order], moved[triplets])]
         results = []
         for threads in (1, 2):
             native.num_threads = threads
-            results.append(native(pos, edge_index))
+            results.append(native(*args))
         for k, (one, two) in enumerate(zip(*results)):
             if not torch.equal(one, two):
                 raise Mismatch(f"N={n}: output {k} differs between 1 and 2 threads")
