@@ -80,7 +80,7 @@ class CompiledFunction:
     jit: JitModule
     stages: dict[str, str]
     timings: dict[str, float] = field(default_factory=dict)
-    num_threads: int = field(default_factory=lambda: default_threads())
+    num_threads: int = field(default_factory=default_threads)
     """Threads the parallel loops may use (default: `default_threads()`)."""
     profile_nests: list[str] = field(default_factory=list)
     """With `compile(..., profile=True)`: what each timed loop nest computes."""
