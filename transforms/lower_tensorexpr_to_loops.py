@@ -39,7 +39,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import tensorexpr as te
-from transforms.lower_aten_to_tensorexpr import LoweringError, const
+from transforms.lower_aten_to_tensorexpr.scalars import LoweringError, const
 
 
 def buffer_type(t: Attribute) -> MemRefType:
@@ -591,7 +591,7 @@ class _Body:
 
 
 def _identity(b: Builder, kind: str, t: Attribute) -> SSAValue:
-    from transforms.lower_aten_to_tensorexpr import is_float
+    from transforms.lower_aten_to_tensorexpr.scalars import is_float
 
     if kind == "add":
         return const(b, 0, t)
@@ -604,7 +604,7 @@ def _identity(b: Builder, kind: str, t: Attribute) -> SSAValue:
 def _combine(b: Builder, kind: str, acc: SSAValue, x: SSAValue, *, reassociate: bool = False) -> SSAValue:
     """acc (+, *, max, min) x; `reassociate` lets LLVM vectorize a float sum
     (it changes the order of additions, within rounding)."""
-    from transforms.lower_aten_to_tensorexpr import is_float
+    from transforms.lower_aten_to_tensorexpr.scalars import is_float
 
     t = acc.type
     f = is_float(t.element_type if isinstance(t, VectorType) else t)

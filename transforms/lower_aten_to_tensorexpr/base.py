@@ -1,0 +1,297 @@
+"""The state and builders shared by every op family of lower-aten-to-tensorexpr."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DictionaryAttr,
+    IndexType,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dialects import aten
+from dialects import tensorexpr as te
+from transforms.lower_aten_to_tensorexpr.scalars import LoweringError, constant_value
+
+
+class LoweringBase:
+    """One function being lowered: the extents of every tensor value, the builders of
+    te ops, and index arithmetic shared by the op families."""
+
+    def __init__(self, fn: func.FuncOp):
+        self.fn = fn
+        self.block = fn.body.block
+        self.extents: dict[SSAValue, list[SSAValue]] = {}
+        self.views: set[Operation] = set()
+        self.consts: dict[int, SSAValue] = {}
+        self.sites: list[str] = []
+        self._bind_arguments()
+
+
+    def run(self) -> None:
+        for op in list(self.block.ops):
+            if not isinstance(op, (aten.AtenOp,)):
+                continue
+            self.b = Builder(InsertPoint.before(op))
+            result = self.lower(op)
+            op.results[0].replace_all_uses_with(result)
+            Rewriter.erase_op(op)
+        for op in reversed(list(self.block.ops)):
+            if op in self.views and not op.results[0].uses:
+                Rewriter.erase_op(op)
+        self._rename_dims()
+        if self.sites:
+            self.fn.attributes["te.index_sites"] = ArrayAttr([StringAttr(s) for s in self.sites])
+
+    def _rename_dims(self) -> None:
+        """The symbolic shapes of arguments and results carry over as `te.dims`."""
+        for name in ("arg_attrs", "res_attrs"):
+            attrs = getattr(self.fn, name)
+            if attrs is not None:
+                setattr(self.fn, name, ArrayAttr([
+                    DictionaryAttr({("te.dims" if k == "aten.dims" else k): v for k, v in d.data.items()})
+                    for d in attrs.data
+                ]))
+
+    def _bind_arguments(self) -> None:
+        symbols = {a.name_hint: a for a in self.block.args if isinstance(a.type, IndexType)}
+        attrs = self.fn.arg_attrs.data if self.fn.arg_attrs else ()
+        for arg, dattr in zip(self.block.args, attrs):
+            if not isinstance(arg.type, TensorType):
+                continue
+            dims = dattr.data.get("aten.dims")
+            shape = arg.type.get_shape()
+            extents = []
+            for k, d in enumerate(shape):
+                name = dims.data[k] if dims else None
+                if d != DYNAMIC_INDEX:
+                    extents.append(self.index(d))
+                elif isinstance(name, StringAttr) and name.data in symbols:
+                    extents.append(symbols[name.data])
+                else:
+                    raise LoweringError(
+                        f"argument {arg.name_hint or arg.index} dim {k} is dynamic but "
+                        "names no size symbol (aten.dims)"
+                    )
+            self.extents[arg] = extents
+
+
+    def index(self, n: int) -> SSAValue:
+        if n not in self.consts:
+            c = arith.ConstantOp(IntegerAttr(n, IndexType()))
+            Rewriter.insert_op(c, InsertPoint.at_start(self.block))
+            self.consts[n] = c.result
+        return self.consts[n]
+
+    def dims(self, v: SSAValue) -> list[SSAValue]:
+        if v not in self.extents:
+            raise LoweringError(f"no extents known for {v}")
+        return self.extents[v]
+
+    def result_extents(self, t: TensorType, dynamic: Sequence[SSAValue | None]) -> list[SSAValue]:
+        """Static dims from the type, dynamic ones from `dynamic`."""
+        out = []
+        for k, d in enumerate(t.get_shape()):
+            if d != DYNAMIC_INDEX:
+                out.append(self.index(d))
+            else:
+                e = dynamic[k]
+                if e is None:
+                    raise LoweringError(f"dim {k} of {t} has no extent")
+                out.append(e)
+        return out
+
+    def _region(self, n: int, body: Callable[[Builder, list[SSAValue]], Operation]) -> Region:
+        block = Block(arg_types=[IndexType()] * n)
+        body(Builder(InsertPoint.at_end(block)), list(block.args))
+        return Region(block)
+
+    def compute(
+        self, t: TensorType, extents: Sequence[SSAValue | None],
+        body: Callable[[Builder, list[SSAValue]], SSAValue], *, view: bool = False,
+    ) -> SSAValue:
+        ext = self.result_extents(t, extents)
+        region = self._region(len(ext), lambda b, idx: b.insert(te.YieldOp(body(b, idx))))
+        op = self.b.insert(te.ComputeOp(ext, t, region))
+        self.extents[op.result] = ext
+        if view:
+            self.views.add(op)
+        return op.result
+
+    def reduce(
+        self, kind: str, t: TensorType, extents: Sequence[SSAValue | None],
+        reduce_extents: list[SSAValue], body: Callable[[Builder, list[SSAValue]], SSAValue],
+    ) -> SSAValue:
+        ext = self.result_extents(t, extents)
+        region = self._region(len(ext) + len(reduce_extents), lambda b, idx: b.insert(te.YieldOp(body(b, idx))))
+        op = self.b.insert(te.ReduceOp(kind, ext, reduce_extents, t, region))
+        self.extents[op.result] = ext
+        return op.result
+
+    def scatter(
+        self, kind: str, base: SSAValue, space: list[SSAValue],
+        body: Callable[[Builder, list[SSAValue]], tuple[list[SSAValue], SSAValue]],
+    ) -> SSAValue:
+        def build(b: Builder, idx: list[SSAValue]) -> Operation:
+            at, value = body(b, idx)
+            return b.insert(te.UpdateOp(at, value))
+
+        op = self.b.insert(te.ScatterOp(kind, base, space, self._region(len(space), build)))
+        self.extents[op.result] = self.dims(base)
+        return op.result
+
+    def load(self, b: Builder, v: SSAValue, idx: list[SSAValue]) -> SSAValue:
+        """v[idx]; loads of views are replaced by the view's own body (no copy)."""
+        owner = v.owner
+        if isinstance(owner, te.ComputeOp) and owner in self.views:
+            mapping = dict(zip(owner.body.block.args, idx))
+            for inner in owner.body.block.ops:
+                if isinstance(inner, te.YieldOp):
+                    return mapping.get(inner.value, inner.value)
+                clone = inner.clone(value_mapper=mapping)
+                b.insert(clone)
+                mapping.update(zip(inner.results, clone.results))
+        return b.insert(te.LoadOp(v, idx)).result
+
+    def load_broadcast(self, b: Builder, v: SSAValue, idx: list[SSAValue], out_shape: Sequence[int]) -> SSAValue:
+        """v[idx] with numpy broadcasting of v against a result of shape out_shape."""
+        shape = aten.shape_of(v)
+        lead = len(idx) - len(shape)
+        zero = self.index(0)
+        at = [
+            zero if d == 1 and out_shape[lead + k] != 1 else idx[lead + k]
+            for k, d in enumerate(shape)
+        ]
+        return self.load(b, v, at)
+
+    def broadcast_extents(self, t: TensorType, operands: list[SSAValue]) -> list[SSAValue | None]:
+        """For each result dim, the extent of an operand that is not broadcast there."""
+        rank = t.get_num_dims()
+        out: list[SSAValue | None] = [None] * rank
+        for v in operands:
+            if not isinstance(v.type, TensorType):
+                continue
+            shape = aten.shape_of(v)
+            for k, d in enumerate(shape):
+                pos = rank - len(shape) + k
+                if out[pos] is None and d != 1:
+                    out[pos] = self.dims(v)[k]
+        return out
+
+    def site(self, what: str, data: SSAValue) -> int:
+        origin = argument_of(data)
+        self.sites.append(what + (f" (index data from argument '{origin}')" if origin else ""))
+        return len(self.sites)
+
+    def to_index(self, b: Builder, value: SSAValue, extent: SSAValue, what: str, data: SSAValue, *, wrap: bool = False) -> SSAValue:
+        return b.insert(te.IndexOp(value, extent, self.site(what, data), wrap)).result
+
+
+    def lower(self, op: aten.AtenOp) -> SSAValue:
+        method = getattr(self, "lower_" + type(op).__name__.removesuffix("Op"), None)
+        if method is None:
+            raise LoweringError(f"lower-aten-to-tensorexpr: {op.name} has no lowering")
+        return method(op)
+
+
+    def numel(self, b: Builder, extents: list[SSAValue]) -> SSAValue:
+        n = self.index(1)
+        for e in extents:
+            n = e if n is self.index(1) else b.insert(arith.MuliOp(n, e)).result
+        return n
+
+
+    def normalize(self, b: Builder, i: SSAValue, size: SSAValue) -> SSAValue:
+        """A Python index (negative counts from the end) as a non-negative index."""
+        value = constant_value(i)
+        if isinstance(value, int) and value >= 0:
+            return i
+        if isinstance(value, int):
+            return b.insert(arith.AddiOp(size, i)).result
+        neg = b.insert(arith.CmpiOp(i, self.index(0), "slt")).result
+        return b.insert(arith.SelectOp(neg, b.insert(arith.AddiOp(size, i)).result, i)).result
+
+    def slice_bounds(self, b: Builder, op: aten.AtenOp, size: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
+        """(start, step, count) of Python slicing start:end:step over size."""
+        start = op.start or self.index(0)  # type: ignore[attr-defined]
+        step = op.step or self.index(1)  # type: ignore[attr-defined]
+        end = op.end  # type: ignore[attr-defined]
+        end_value = constant_value(end) if end is not None else None
+        if end is None or (isinstance(end_value, int) and end_value >= 2**62):
+            end = size
+        start, end = (self.clamp_index(b, self.normalize(b, v, size), size) for v in (start, end))
+        if constant_value(start) == 0 and constant_value(step) == 1:
+            length = end
+        else:
+            span = b.insert(arith.SubiOp(end, start)).result
+            span = b.insert(arith.MaxSIOp(span, self.index(0))).result
+            length = b.insert(arith.CeilDivSIOp(span, step)).result
+        return start, step, length
+
+    def clamp_index(self, b: Builder, i: SSAValue, size: SSAValue) -> SSAValue:
+        if i is size or constant_value(i) == 0:
+            return i
+        i = b.insert(arith.MaxSIOp(i, self.index(0))).result
+        return b.insert(arith.MinSIOp(i, size)).result
+
+
+    def affine(self, b: Builder, i: SSAValue, step: SSAValue, start: SSAValue) -> SSAValue:
+        """start + i * step, without the trivial parts."""
+        if constant_value(step) != 1:
+            i = b.insert(arith.MuliOp(i, step)).result
+        if constant_value(start) != 0:
+            i = b.insert(arith.AddiOp(i, start)).result
+        return i
+
+
+    def linearize(self, b: Builder, idx: list[SSAValue], extents: list[SSAValue]) -> SSAValue:
+        flat = self.index(0)
+        for i, e in zip(idx, extents):
+            if constant_value(flat) != 0:
+                flat = b.insert(arith.AddiOp(b.insert(arith.MuliOp(flat, e)).result, i)).result
+            else:
+                flat = i
+        return flat
+
+    def delinearize(self, b: Builder, flat: SSAValue, extents: list[SSAValue]) -> list[SSAValue]:
+        out: list[SSAValue] = []
+        for k in reversed(range(len(extents))):
+            if k == 0:
+                out.append(flat)
+            else:
+                out.append(b.insert(arith.RemUIOp(flat, extents[k])).result)
+                flat = b.insert(arith.DivUIOp(flat, extents[k])).result
+        return list(reversed(out))
+
+
+
+def argument_of(v: SSAValue) -> str | None:
+    """The function argument a tensor was read from, through views."""
+    from xdsl.ir import BlockArgument
+
+    while True:
+        if isinstance(v, BlockArgument):
+            return v.name_hint
+        owner = v.owner
+        if isinstance(owner, aten.AtenOp) and owner.operands and isinstance(
+            owner, (aten.AliasOp, aten.SelectIntOp, aten.SliceTensorOp, aten.ViewOp, aten.PermuteOp,
+                    aten.UnsqueezeOp, aten.SqueezeDimsOp, aten.ExpandOp, aten.CloneOp, aten.ToCopyOp)
+        ):
+            v = owner.operands[0]
+            continue
+        if isinstance(owner, te.ComputeOp):
+            loads = [o for o in owner.body.block.ops if isinstance(o, te.LoadOp)]
+            if len(loads) == 1:
+                v = loads[0].tensor
+                continue
+        return None
+
