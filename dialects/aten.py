@@ -44,6 +44,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -276,6 +277,21 @@ CosOp = _unary("CosOp", "cos", FloatUnaryOp, "cos(self)")
 TanhOp = _unary("TanhOp", "tanh", FloatUnaryOp, "tanh(self)")
 SigmoidOp = _unary("SigmoidOp", "sigmoid", FloatUnaryOp, "1 / (1 + e ** -self)")
 ErfOp = _unary("ErfOp", "erf", FloatUnaryOp, "the error function")
+AcosOp = _unary("AcosOp", "acos", FloatUnaryOp, "arccos(self)")
+AcoshOp = _unary("AcoshOp", "acosh", FloatUnaryOp, "arcosh(self)")
+AsinOp = _unary("AsinOp", "asin", FloatUnaryOp, "arcsin(self)")
+AsinhOp = _unary("AsinhOp", "asinh", FloatUnaryOp, "arsinh(self)")
+AtanOp = _unary("AtanOp", "atan", FloatUnaryOp, "arctan(self)")
+AtanhOp = _unary("AtanhOp", "atanh", FloatUnaryOp, "artanh(self)")
+CoshOp = _unary("CoshOp", "cosh", FloatUnaryOp, "cosh(self)")
+SinhOp = _unary("SinhOp", "sinh", FloatUnaryOp, "sinh(self)")
+TanOp = _unary("TanOp", "tan", FloatUnaryOp, "tan(self)")
+Log2Op = _unary("Log2Op", "log2", FloatUnaryOp, "log2(self)")
+Log10Op = _unary("Log10Op", "log10", FloatUnaryOp, "log10(self)")
+CeilOp = _unary("CeilOp", "ceil", UnaryOp, "the least integer >= self (integers unchanged)")
+FloorOp = _unary("FloorOp", "floor", UnaryOp, "the greatest integer <= self (integers unchanged)")
+RoundOp = _unary("RoundOp", "round", UnaryOp, "self rounded half to even (integers unchanged)")
+TruncOp = _unary("TruncOp", "trunc", UnaryOp, "self rounded toward zero (integers unchanged)")
 
 
 def _binary(cls_name: str, overload: str, base: type[AtenOp], doc: str) -> type[AtenOp]:
@@ -296,6 +312,9 @@ MinimumOp = _binary("MinimumOp", "minimum", BinaryOp, "min(self, other), NaN-pro
 Atan2Op = _binary("Atan2Op", "atan2", BinaryOp, "atan2(self, other)")
 BitwiseAndTensorOp = _binary("BitwiseAndTensorOp", "bitwise_and.Tensor", BinaryOp, "self & other")
 BitwiseOrTensorOp = _binary("BitwiseOrTensorOp", "bitwise_or.Tensor", BinaryOp, "self | other")
+BitwiseXorTensorOp = _binary("BitwiseXorTensorOp", "bitwise_xor.Tensor", BinaryOp, "self ^ other")
+FmodTensorOp = _binary("FmodTensorOp", "fmod.Tensor", BinaryOp, "C's fmod: the remainder has the sign of self")
+RemainderTensorOp = _binary("RemainderTensorOp", "remainder.Tensor", BinaryOp, "Python's %: the sign of other")
 LogicalAndOp = _binary("LogicalAndOp", "logical_and", CompareOp, "self and other, as i1")
 LogicalOrOp = _binary("LogicalOrOp", "logical_or", CompareOp, "self or other, as i1")
 EqTensorOp = _binary("EqTensorOp", "eq.Tensor", CompareOp, "self == other")
@@ -313,6 +332,29 @@ LtScalarOp = _binary("LtScalarOp", "lt.Scalar", CompareScalarOp, "self < other")
 LeScalarOp = _binary("LeScalarOp", "le.Scalar", CompareScalarOp, "self <= other")
 GtScalarOp = _binary("GtScalarOp", "gt.Scalar", CompareScalarOp, "self > other")
 GeScalarOp = _binary("GeScalarOp", "ge.Scalar", CompareScalarOp, "self >= other")
+BitwiseAndScalarOp = _binary("BitwiseAndScalarOp", "bitwise_and.Scalar", ScalarOp, "self & other")
+BitwiseOrScalarOp = _binary("BitwiseOrScalarOp", "bitwise_or.Scalar", ScalarOp, "self | other")
+BitwiseXorScalarOp = _binary("BitwiseXorScalarOp", "bitwise_xor.Scalar", ScalarOp, "self ^ other")
+FmodScalarOp = _binary("FmodScalarOp", "fmod.Scalar", ScalarOp, "C's fmod: the remainder has the sign of self")
+RemainderScalarOp = _binary("RemainderScalarOp", "remainder.Scalar", ScalarOp, "Python's %: the sign of other")
+
+
+class RoundingMode:
+    """div with `rounding_mode` "trunc" or "floor" (absent: true division)."""
+
+    rounding_mode = opt_prop_def(StringAttr)
+
+    def verify_(self) -> None:
+        super().verify_()  # type: ignore[misc]
+        mode = self.properties.get("rounding_mode")  # type: ignore[attr-defined]
+        if mode is not None and mode.data not in ("trunc", "floor"):  # type: ignore[attr-defined]
+            raise VerifyException(f"{self.name}: rounding_mode must be trunc or floor")  # type: ignore[attr-defined]
+
+
+DivTensorModeOp = _binary("DivTensorModeOp", "div.Tensor_mode", type("_DivT", (RoundingMode, BinaryOp), {}),
+                          "self / other rounded as rounding_mode says")
+DivScalarModeOp = _binary("DivScalarModeOp", "div.Scalar_mode", type("_DivS", (RoundingMode, ScalarOp), {}),
+                          "self / other rounded as rounding_mode says")
 
 
 class AlphaScalarOp(ScalarOp):
@@ -996,6 +1038,334 @@ class ArangeStartStepOp(AtenOp):
         if len(shape_of(self.result)) != 1:
             raise VerifyException(f"{self.name}: result must be 1-d")
         return None
+
+
+# --------------------------------------------------------------------------- more reductions
+
+
+@irdl_op_definition
+class ProdOp(FullReduceOp):
+    """The product of all elements."""
+
+    name = "aten.prod"
+
+
+class DimReduceOp(AtenOp):
+    """A reduction along one `dim` (all dims when absent), kept as 1 if `keepdim`."""
+
+    input = operand_def(TensorOut)
+    dim = opt_prop_def(IntegerAttr[I64])
+    keepdim = opt_prop_def(IntegerAttr[I1])
+    assembly_format = "$input attr-dict `:` type($input) `->` type(results)"
+
+    def reduced_dims(self) -> set[int]:
+        shape = shape_of(self.input)
+        if self.properties.get("dim") is None:
+            return set(range(len(shape)))
+        return {norm_dim(self, int_prop(self, "dim", 0), len(shape))}
+
+    def infer_shape(self) -> Shape:
+        shape, dims = shape_of(self.input), self.reduced_dims()
+        if bool_prop(self, "keepdim"):
+            return tuple(1 if i in dims else d for i, d in enumerate(shape))
+        if self.properties.get("dim") is None:
+            return ()
+        return tuple(d for i, d in enumerate(shape) if i not in dims)
+
+
+ProdDimIntOp = _binary("ProdDimIntOp", "prod.dim_int", type("_P", (DimReduceOp,), {"result": result_def(TensorOut)}),
+                       "the product along dim")
+ArgmaxOp = _binary("ArgmaxOp", "argmax", type("_A", (DimReduceOp,), {"result": result_def(TensorOut)}),
+                   "the index of the first maximum along dim (of the flattened tensor without dim)")
+ArgminOp = _binary("ArgminOp", "argmin", type("_A", (DimReduceOp,), {"result": result_def(TensorOut)}),
+                   "the index of the first minimum along dim")
+
+
+class ValuesIndicesOp(DimReduceOp):
+    """(values, indices) along `dim`, as max.dim and min.dim return them."""
+
+    values = result_def(TensorOut)
+    indices = result_def(TensorOut)
+
+
+MaxDimOp = _binary("MaxDimOp", "max.dim", ValuesIndicesOp, "(max, index of its first occurrence) along dim")
+MinDimOp = _binary("MinDimOp", "min.dim", ValuesIndicesOp, "(min, index of its first occurrence) along dim")
+
+
+class VarianceOp(ReduceOp):
+    """Variance over `dim` with `correction` (default 1: Bessel's)."""
+
+    correction = opt_operand_def(ScalarT)
+    assembly_format = "$input (`correction` $correction^ `:` type($correction))? attr-dict `:` type($input) `->` type(results)"
+
+
+VarCorrectionOp = _binary("VarCorrectionOp", "var.correction", VarianceOp, "the variance over dim")
+VarMeanCorrectionOp = _binary(
+    "VarMeanCorrectionOp", "var_mean.correction",
+    type("_VM", (VarianceOp,), {"result": result_def(TensorOut), "mean": result_def(TensorOut)}),
+    "(variance, mean) over dim",
+)
+
+
+@irdl_op_definition
+class CumsumOp(AtenOp):
+    """Inclusive prefix sums along `dim`."""
+
+    name = "aten.cumsum"
+    input = operand_def(TensorOut)
+    dim = prop_def(IntegerAttr[I64])
+    result = result_def(TensorOut)
+    assembly_format = "$input attr-dict `:` " + TENSOR
+
+    def infer_shape(self) -> Shape:
+        norm_dim(self, int_prop(self, "dim", 0), len(shape_of(self.input)))
+        return shape_of(self.input)
+
+
+class SortLikeOp(AtenOp):
+    """(values, indices) of a stable sort along `dim`."""
+
+    input = operand_def(TensorOut)
+    dim = opt_prop_def(IntegerAttr[I64])
+    values = result_def(TensorOut)
+    indices = result_def(TensorOut)
+
+    def sort_dim(self) -> int:
+        return norm_dim(self, int_prop(self, "dim", -1), len(shape_of(self.input)))
+
+
+@irdl_op_definition
+class SortOp(SortLikeOp):
+    """Sorted along `dim` (ascending unless `descending`), stable, NaN last."""
+
+    name = "aten.sort"
+    descending = opt_prop_def(IntegerAttr[I1])
+    assembly_format = "$input attr-dict `:` type($input) `->` type(results)"
+
+    def infer_shape(self) -> Shape:
+        self.sort_dim()
+        return shape_of(self.input)
+
+
+@irdl_op_definition
+class SortStableOp(SortLikeOp):
+    """sort.stable: the same sort (every sort here is stable)."""
+
+    name = "aten.sort.stable"
+    stable = opt_prop_def(IntegerAttr[I1])
+    descending = opt_prop_def(IntegerAttr[I1])
+    assembly_format = "$input attr-dict `:` type($input) `->` type(results)"
+
+    def infer_shape(self) -> Shape:
+        self.sort_dim()
+        return shape_of(self.input)
+
+
+@irdl_op_definition
+class TopkOp(SortLikeOp):
+    """The `k` largest (or smallest) along `dim`, sorted."""
+
+    name = "aten.topk"
+    k = operand_def(IndexType)
+    largest = opt_prop_def(IntegerAttr[I1])
+    sorted = opt_prop_def(IntegerAttr[I1])
+    assembly_format = "$input `,` $k attr-dict `:` type($input) `->` type(results)"
+
+    def infer_shape(self) -> Shape:
+        d, shape = self.sort_dim(), shape_of(self.input)
+        return shape[:d] + (shape_of(self.values)[d],) + shape[d + 1 :]
+
+
+# --------------------------------------------------------------------------- more views
+
+
+@irdl_op_definition
+class DiagonalOp(AtenOp):
+    """The diagonal of dims dim1 and dim2 (shifted by `offset`), as the last dim."""
+
+    name = "aten.diagonal"
+    input = operand_def(TensorOut)
+    offset = opt_prop_def(IntegerAttr[I64])
+    dim1 = opt_prop_def(IntegerAttr[I64])
+    dim2 = opt_prop_def(IntegerAttr[I64])
+    result = result_def(TensorOut)
+    assembly_format = "$input attr-dict `:` " + TENSOR
+
+    def diagonal_dims(self) -> tuple[int, int, int]:
+        rank = len(shape_of(self.input))
+        d1 = norm_dim(self, int_prop(self, "dim1", 0), rank)
+        d2 = norm_dim(self, int_prop(self, "dim2", 1), rank)
+        if d1 == d2:
+            raise VerifyException(f"{self.name}: dim1 and dim2 must differ")
+        return d1, d2, int_prop(self, "offset", 0)
+
+    def infer_shape(self) -> Shape:
+        d1, d2, offset = self.diagonal_dims()
+        shape = shape_of(self.input)
+        rest = tuple(s for k, s in enumerate(shape) if k not in (d1, d2))
+        a, b = shape[d1], shape[d2]
+        if DYN in (a, b):
+            return rest + (DYN,)
+        n = min(a, b - offset) if offset >= 0 else min(a + offset, b)
+        return rest + (max(n, 0),)
+
+
+@irdl_op_definition
+class DiagonalScatterOp(AtenOp):
+    """self with its diagonal (as `diagonal` takes it) replaced by src."""
+
+    name = "aten.diagonal_scatter"
+    input = operand_def(TensorOut)
+    src = operand_def(TensorOut)
+    offset = opt_prop_def(IntegerAttr[I64])
+    dim1 = opt_prop_def(IntegerAttr[I64])
+    dim2 = opt_prop_def(IntegerAttr[I64])
+    result = result_def(TensorOut)
+    assembly_format = "$input `,` $src attr-dict `:` type($input) `,` type($src) `->` type($result)"
+
+    diagonal_dims = DiagonalOp.diagonal_dims
+
+    def infer_shape(self) -> Shape:
+        self.diagonal_dims()
+        return shape_of(self.input)
+
+
+@irdl_op_definition
+class FlipOp(AtenOp):
+    """Reversed along each of `dims`."""
+
+    name = "aten.flip"
+    input = operand_def(TensorOut)
+    dims = prop_def(DenseArrayBase[I64])
+    result = result_def(TensorOut)
+    assembly_format = "$input attr-dict `:` " + TENSOR
+
+    def infer_shape(self) -> Shape:
+        for d in ints_prop(self, "dims") or ():
+            norm_dim(self, d, len(shape_of(self.input)))
+        return shape_of(self.input)
+
+
+@irdl_op_definition
+class SplitWithSizesOp(AtenOp):
+    """Consecutive pieces of `split_sizes` along `dim`: one result per piece."""
+
+    name = "aten.split_with_sizes"
+    input = operand_def(TensorOut)
+    split_sizes = var_operand_def(IndexType)
+    dim = opt_prop_def(IntegerAttr[I64])
+    pieces = var_result_def(TensorOut)
+    assembly_format = "$input `,` `[` $split_sizes `]` attr-dict `:` type($input) `->` type($pieces)"
+
+    def verify_(self) -> None:
+        shape = shape_of(self.input)
+        d = norm_dim(self, int_prop(self, "dim", 0), len(shape))
+        if len(self.split_sizes) != len(self.pieces):
+            raise VerifyException(f"{self.name}: one result per split size")
+        for piece in self.pieces:
+            p = shape_of(piece)
+            check_shape(self, shape[:d] + (DYN,) + shape[d + 1 :], p)
+
+
+@irdl_op_definition
+class ConstantPadNdOp(AtenOp):
+    """Padded with `value`: `pad` holds (before, after) pairs from the last dim back;
+    negative amounts crop."""
+
+    name = "aten.constant_pad_nd"
+    input = operand_def(TensorOut)
+    pad = var_operand_def(IndexType)
+    value = opt_operand_def(ScalarT)
+    result = result_def(TensorOut)
+    assembly_format = "$input `,` `[` $pad `]` (`value` $value^ `:` type($value))? attr-dict `:` " + TENSOR
+
+    def infer_shape(self) -> Shape | None:
+        rank = len(shape_of(self.input))
+        if len(self.pad) % 2 or len(self.pad) // 2 > rank:
+            raise VerifyException(f"{self.name}: pad must hold (before, after) pairs for at most {rank} dims")
+        return None
+
+
+@irdl_op_definition
+class AsStridedOp(AtenOp):
+    """A view of self's (contiguous) elements with `size`, `stride` and
+    `storage_offset` in elements."""
+
+    name = "aten.as_strided"
+    input = operand_def(TensorOut)
+    size = var_operand_def(IndexType)
+    stride = var_operand_def(IndexType)
+    storage_offset = opt_operand_def(IndexType)
+    result = result_def(TensorOut)
+    assembly_format = (
+        "$input `,` `[` $size `]` `,` `[` $stride `]` (`offset` $storage_offset^)? attr-dict `:` " + TENSOR
+    )
+
+    def verify_(self) -> None:
+        if not len(self.size) == len(self.stride) == len(shape_of(self.result)):
+            raise VerifyException(f"{self.name}: one size and one stride per result dim")
+
+
+@irdl_op_definition
+class EmptyStridedOp(AtenOp):
+    """An uninitialized tensor of `size` (values are contiguous here; the strides
+    only matter to a later as_strided, which reads them from its own operands)."""
+
+    name = "aten.empty_strided"
+    size = var_operand_def(IndexType)
+    stride = var_operand_def(IndexType)
+    result = result_def(TensorOut)
+    assembly_format = "` ` `[` $size `]` `,` `[` $stride `]` attr-dict `:` type($result)"
+
+
+# --------------------------------------------------------------------------- more scatters
+
+
+@irdl_op_definition
+class ScatterSrcOp(ScatterLike):
+    """self with self[index[i][j]][j] = src[i][j] along `dim` (the last write wins)."""
+
+    name = "aten.scatter.src"
+    src = operand_def(TensorOut)
+    result = result_def(TensorOut)
+    assembly_format = (
+        "$input `,` $index `,` $src attr-dict `:` type($input) `,` type($index) `,` "
+        "type($src) `->` type($result)"
+    )
+
+
+@irdl_op_definition
+class ScatterValueOp(ScatterLike):
+    """self with self[index[i][j]][j] = value along `dim`."""
+
+    name = "aten.scatter.value"
+    value = operand_def(ScalarT)
+    result = result_def(TensorOut)
+    assembly_format = (
+        "$input `,` $index `,` $value attr-dict `:` type($input) `,` type($index) `,` "
+        "type($value) `->` type($result)"
+    )
+
+
+@irdl_op_definition
+class ScatterReduceTwoOp(ScatterLike):
+    """self with src reduced into self[index[i][j]][j] along `dim` by `reduce`
+    (sum, prod, mean, amax, amin), self's own value included if `include_self`."""
+
+    name = "aten.scatter_reduce.two"
+    src = operand_def(TensorOut)
+    reduce = prop_def(StringAttr)
+    include_self = opt_prop_def(IntegerAttr[I1])
+    result = result_def(TensorOut)
+    assembly_format = (
+        "$input `,` $index `,` $src attr-dict `:` type($input) `,` type($index) `,` "
+        "type($src) `->` type($result)"
+    )
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.reduce.data not in ("sum", "prod", "mean", "amax", "amin"):
+            raise VerifyException(f"{self.name}: reduce must be sum, prod, mean, amax or amin")
 
 
 # --------------------------------------------------------------------------- in place

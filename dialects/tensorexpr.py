@@ -51,7 +51,7 @@ from xdsl.traits import HasCanonicalizationPatternsTrait, IsTerminator, Pure, Re
 from xdsl.utils.exceptions import VerifyException
 
 REDUCE_KINDS = ("add", "mul", "max", "min")
-SCATTER_KINDS = ("add", "assign")
+SCATTER_KINDS = ("add", "mul", "max", "min", "assign")
 
 
 def static_extent(v: SSAValue) -> int | None:
@@ -189,7 +189,7 @@ class ReduceOp(_DefinesTensor):
 @irdl_op_definition
 class ScatterOp(_DefinesTensor):
     """`base` updated at every point of the space `extents`: `te.update` in the
-    body names where and what; `kind` add accumulates, assign overwrites."""
+    body names where and what; `kind` add, mul, max or min combines with the old value, assign overwrites."""
 
     name = "te.scatter"
     traits = traits_def(Pure(), RecursivelySpeculatable(), _ScatterCanonicalization())

@@ -6,15 +6,22 @@ size on the way: we fakify the inputs ourselves so that exactly the dims the use
 marked dynamic get a symbol (one symbol per `Dim`, shared by all its uses), check
 every guard of that first trace against the declared ranges, functionalize, and
 trace a second time at other sizes to compare the graphs.
+
+Library code sees what torch.compile / torch.export would show it: TorchScript
+runs as its Python source and `torch.compiler.is_compiling()` is True.
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import itertools
 import os
 import re
+import sys
+import sysconfig
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +29,7 @@ import sympy
 import torch
 import torch.fx
 import torch.fx.traceback as fx_traceback
-from torch._decomp import core_aten_decompositions
+from frontend.decompositions import decompositions
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.export import Dim
 from torch.fx.experimental.proxy_tensor import make_fx
@@ -249,12 +256,111 @@ def _finite(value: Any) -> int | None:
 # --------------------------------------------------------------------------- tracing
 
 
+class _ShapeEnv(ShapeEnv):
+    """Records each guard and replacement at the innermost frame of the user's (or
+    a library's) code, not of torch's (torch's own choice skips only some of its
+    files), and remembers what each symbol was first replaced by: when a size was
+    tied to another before one of them was pinned, the line to name is the pin's."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.first_replacement: dict[sympy.Symbol, sympy.Expr] = {}
+
+    def _get_sloc(self, framework_loc: str | traceback.FrameSummary | None = None) -> Any:
+        return super()._get_sloc(framework_loc or _users_frame())
+
+    def _set_replacement(self, a: sympy.Symbol, tgt: sympy.Expr, msg: str) -> None:
+        super()._set_replacement(a, tgt, msg)
+        if a in self.replacements:
+            self.first_replacement.setdefault(a, tgt)
+
+
+@contextlib.contextmanager
+def _as_compiled(dim_names: Mapping[sympy.Symbol, str]) -> Iterator[None]:
+    """For the duration of a trace, library code sees what torch.compile and
+    torch.export show it: `torch.compiler.is_compiling()` is True (TorchANI skips a
+    data-dependent check only then), and TorchScript functions and scripted
+    modules' methods run as their Python source (TorchScript turns every size it
+    touches into an int, which pins it). `len()` of a tensor on a dynamic dim is
+    refused at its line: Python's len() returns an int, so it pins the dim."""
+    patched: list[tuple[Any, str, Any]] = [
+        (torch.compiler, "_is_compiling_flag", True),
+        (torch.jit.ScriptFunction, "__call__", _script_function_call),
+        (torch._C.ScriptMethod, "__call__", _script_method_call),
+        (torch.Tensor, "__len__", _len_refusing(dim_names)),
+    ]
+    saved = [(owner, name, owner.__dict__[name]) for owner, name, _ in patched]
+    try:
+        for owner, name, value in patched:
+            setattr(owner, name, value)
+        yield
+    finally:
+        for owner, name, value in saved:
+            setattr(owner, name, value)
+
+
+def _script_function_call(self: torch.jit.ScriptFunction, *args: Any, **kwargs: Any) -> Any:
+    """A TorchScript function runs as the Python function it was scripted from
+    (kept as `_torchdynamo_inline`, which torch.compile inlines the same way)."""
+    python = getattr(self, "_torchdynamo_inline", None)
+    if python is None:
+        raise CaptureError(
+            f"TorchScript function '{self.qualified_name}' has no Python source to trace "
+            "(torch.jit.load, CompilationUnit): TorchScript fixes every size it touches. "
+            "Call the Python function instead."
+        )
+    return python(*args, **kwargs)
+
+
+def _script_method_call(self: torch._C.ScriptMethod, *args: Any, **kwargs: Any) -> Any:
+    """A scripted module's method runs as the method of the module it was scripted
+    from (`__wrapped__`, bound to it), which shares its parameters and buffers."""
+    python = getattr(self, "__wrapped__", None)
+    module = getattr(python, "__self__", None)
+    what = f"TorchScript method '{self.name}' of {self.owner.qualified_name}"
+    if not isinstance(module, torch.nn.Module):
+        raise CaptureError(
+            f"{what} has no Python source to trace (torch.jit.load, torch.jit.freeze): "
+            "TorchScript fixes every size it touches. Capture the Python module instead."
+        )
+    for name, tensor in itertools.chain(module.named_parameters(), module.named_buffers()):
+        scripted: Any = self.owner
+        for part in name.split("."):
+            scripted = scripted.getattr(part) if scripted.hasattr(part) else None
+        if scripted is not tensor:
+            raise CaptureError(
+                f"{what}: '{name}' was replaced after torch.jit.script, so its Python "
+                "source would not compute the same. Capture the Python module instead."
+            )
+    return python(*args, **kwargs)
+
+
+def _len_refusing(dim_names: Mapping[sympy.Symbol, str]) -> Callable[[torch.Tensor], int]:
+    """`Tensor.__len__` that names the caller's line when dim 0 is dynamic."""
+    original = torch.Tensor.__len__
+
+    def __len__(self: torch.Tensor) -> int:
+        size = self.shape[0] if self.dim() else None
+        if isinstance(size, torch.SymInt):
+            names = sorted({dim_names[s] for s in size.node.expr.free_symbols if s in dim_names})
+            if names:
+                caller = _users_frame()
+                raise CaptureError(
+                    f"len(tensor) on a dynamic dim ({', '.join(names)}) pins it"
+                    + (f", at {caller.filename}:{caller.lineno}" if caller else "") + ": len() must return an int. "
+                    "Use tensor.shape[0] or tensor.size(0), which stay symbolic."
+                )
+        return original(self)
+
+    return __len__
+
+
 def _trace(
     fn: Callable[..., Any], args: Sequence[torch.Tensor], dims: list[dict[int, Dim]]
-) -> tuple[torch.fx.GraphModule, ShapeEnv, list[torch.Tensor], dict]:
+) -> tuple[torch.fx.GraphModule, _ShapeEnv, list[torch.Tensor], dict]:
     """make_fx over fake inputs whose dynamic dims are symbols; also returns the
     symbol of each (argument, dim), read before tracing can replace it."""
-    env = ShapeEnv()
+    env = _ShapeEnv()
     mode = FakeTensorMode(shape_env=env, allow_non_fake_inputs=True)
     fakes = [
         mode.from_tensor(
@@ -283,15 +389,17 @@ def _trace(
                 first[dim.__name__] = size
     # make_fx keeps only frames of `forward` methods, and of registered anchors
     torch.fx.proxy._register_stack_trace_anchor(fn)
+    dim_names = {sym: dims[i][d].__name__ for (i, d), sym in symbols_at.items()}
     try:
-        graph = make_fx(
-            fn,
-            tracing_mode="symbolic",
-            decomposition_table=core_aten_decompositions(),
-            _allow_non_fake_inputs=True,
-            _error_on_data_dependent_ops=True,
-            record_stack_traces=True,
-        )(*fakes)
+        with _as_compiled(dim_names):
+            graph = make_fx(
+                fn,
+                tracing_mode="symbolic",
+                decomposition_table=decompositions(),
+                _allow_non_fake_inputs=True,
+                _error_on_data_dependent_ops=True,
+                record_stack_traces=True,
+            )(*fakes)
     except CaptureError:
         raise
     except Exception as e:  # torch raises many kinds; say which stage failed
@@ -321,7 +429,7 @@ def _check_outputs(graph: torch.fx.GraphModule, name: str) -> bool:
 
 
 def _check_guards(
-    env: ShapeEnv,
+    env: _ShapeEnv,
     names: list[str],
     symbols_at: dict[tuple[int, int], sympy.Symbol],
     dims: list[dict[int, Dim]],
@@ -349,12 +457,20 @@ def _check_guards(
             "this size, or do not mark the dim dynamic."
         )
 
-    for sym, value in env.replacements.items():
-        if sym in where:
-            if not value.free_symbols:
-                fail({sym}, f"fixes it to {value}", env.replacements_slocs.get(sym))
-            if any(dim_of.get(s) != dim_of[sym] for s in value.free_symbols):
-                fail({sym}, f"ties it to {value}", env.replacements_slocs.get(sym))
+    pinned = [
+        (sym, f"fixes it to {value}" if not value.free_symbols else f"ties it to {value}")
+        for sym, value in env.replacements.items()
+        if sym in where and (not value.free_symbols or any(dim_of.get(s) != dim_of[sym] for s in value.free_symbols))
+    ]
+    if pinned:
+        # name a symbol pinned directly, not one tied to it first (as our own torch._check
+        # ties the uses of one Dim), and preferably one with a line of the user's
+        def rank(sym: sympy.Symbol) -> tuple[bool, bool]:
+            tied_first = bool(env.first_replacement.get(sym, sympy.S.One).free_symbols)
+            return tied_first, _user_line(env.replacements_slocs.get(sym)) is None
+
+        sym, what = min(pinned, key=lambda p: rank(p[0]))
+        fail({sym}, what, env.replacements_slocs.get(sym))
     # our own ties (all uses of one Dim are equal) hold by construction
     canonical = {s: next(t for t in dim_of if dim_of[t] == dim_of[s]) for s in dim_of}
     for guard in env.guards:
@@ -415,26 +531,39 @@ def _without_floor_division(
     return expr, ranges
 
 
-_TORCH_DIR = os.path.dirname(torch.__file__)
+_NOT_USERS = (os.path.dirname(torch.__file__) + os.sep, sysconfig.get_paths()["stdlib"] + os.sep)
+_THIS_FILE = os.path.abspath(__file__)  # our own torch._check ties are no user's line
+
+
+def _is_users(file: str) -> bool:
+    """Whether a frame's file is the user's or a library's: not torch, the standard
+    library, this file, or generated code (FX's `<eval_with_key>`)."""
+    return os.path.isabs(file) and not file.startswith(_NOT_USERS) and file != _THIS_FILE
+
+
+def _users_frame() -> traceback.FrameSummary | None:
+    """The innermost frame of the calling stack in the user's or a library's code
+    that runs inside a trace (our own ties of sizes, made before it, have none)."""
+    frame = sys._getframe(1)
+    while frame is not None and not _is_users(frame.f_code.co_filename):
+        frame = None if frame.f_code is _trace.__code__ else frame.f_back
+    return None if frame is None else traceback.FrameSummary(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
 
 
 def _user_line(loc: Any) -> str | None:
     """`file:line` of the user's code behind a guard, if the guard recorded one
-    (torch shortens its own paths, so only absolute paths outside torch count)."""
+    (torch shortens its own paths, so only absolute paths outside torch and this
+    file count)."""
     if loc is None:
         return None
-
-    def users(file: str) -> bool:
-        return os.path.isabs(file) and not file.startswith(_TORCH_DIR)
-
     frame = getattr(loc, "framework_loc", None)
-    if isinstance(frame, traceback.FrameSummary) and users(frame.filename):
+    if isinstance(frame, traceback.FrameSummary) and _is_users(frame.filename):
         return f"{frame.filename}:{frame.lineno}"
     text = str(getattr(loc, "maybe_user_loc", None) or loc)
     files = re.findall(r'File "([^"]+)", line (\d+)', text) or re.findall(
         r"([\w./\\-]+\.py):(\d+)", text
     )
-    user = [f for f in files if users(f[0])]
+    user = [f for f in files if _is_users(f[0])]
     return f"{user[-1][0]}:{user[-1][1]}" if user else None
 
 

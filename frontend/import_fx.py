@@ -17,6 +17,7 @@ from typing import Any
 import sympy
 import torch
 import torch.fx
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
@@ -112,6 +113,8 @@ class _Importer:
     def __init__(self, captured: Captured):
         self.captured = captured
         self.values: dict[torch.fx.Node, SSAValue] = {}
+        self.tuples: dict[torch.fx.Node, list[SSAValue]] = {}
+        """The results of multi-result ops (max.dim, sort, split_with_sizes), for getitem."""
         self.symbols: dict[sympy.Expr, SSAValue] = {}
         self.source_lines: dict[Operation, str] = {}
 
@@ -175,7 +178,15 @@ class _Importer:
             return
         if node.op != "call_function":
             raise ImportError_(f"FX node kind '{node.op}' ({node.name}) is not supported")
+        if node.target is operator.getitem and node.args[0] in self.tuples:
+            parent, k = node.args
+            self.values[node] = self.tuples[parent][k]  # type: ignore[index]
+            return
         val = node.meta.get("val")
+        if free_unbacked_symbols(val):
+            raise ImportError_(_unsupported(
+                node, f"{node.target} (its result depends on tensor data: data-dependent sizes and "
+                      f"values such as {sorted(map(str, free_unbacked_symbols(val)))[0]} are not supported yet)"))
         if isinstance(val, (torch.SymInt, torch.SymFloat, torch.SymBool, int, float)) and not isinstance(
             node.target, torch._ops.OpOverload
         ) or isinstance(val, (torch.SymInt, torch.SymFloat)):
@@ -183,7 +194,11 @@ class _Importer:
             self.values[node] = self._scalar(val)
             return
         if isinstance(node.target, torch._ops.OpOverload):
-            self.values[node] = self._aten(node)
+            results = self._aten(node)
+            if isinstance(node.meta.get("val"), (tuple, list)):
+                self.tuples[node] = results
+            else:
+                self.values[node] = results[0]
             return
         raise ImportError_(_unsupported(node, str(node.target)))
 
@@ -195,7 +210,7 @@ class _Importer:
 
     # ------------------------------------------------------------------ aten ops
 
-    def _aten(self, node: torch.fx.Node) -> SSAValue:
+    def _aten(self, node: torch.fx.Node) -> list[SSAValue]:
         target: torch._ops.OpOverload = node.target  # type: ignore[assignment]
         overload = target._overloadpacket.__name__
         if target._overloadname != "default":
@@ -207,7 +222,8 @@ class _Importer:
         operand_defs = dict(op_def.operands)
         schema = target._schema
         val = node.meta["val"]
-        if not isinstance(val, torch.Tensor):
+        vals = val if isinstance(val, (tuple, list)) else (val,)
+        if not all(isinstance(v, torch.Tensor) for v in vals):
             raise ImportError_(_unsupported(node, f"aten.{overload} (non-tensor result)"))
 
         operands: dict[str, SSAValue | list[SSAValue] | None] = {}
@@ -240,11 +256,11 @@ class _Importer:
             else:
                 raise ImportError_(f"aten.{overload}: argument '{arg.name}' has no field in the dialect")
 
-        result_type = tensor_type(val.dtype, val.shape)
+        result_types = [tensor_type(v.dtype, v.shape) for v in vals]
         ordered = [operands.get(n) for n, _ in op_def.operands]
         op = op_cls.create(
             operands=[v for o in ordered if o is not None for v in (o if isinstance(o, list) else [o])],
-            result_types=[result_type],
+            result_types=result_types,
             properties={
                 **props,
                 "operandSegmentSizes": DenseArrayBase.from_list(
@@ -252,7 +268,7 @@ class _Importer:
                 ),
             },
         )
-        return self._insert(op, node).results[0]
+        return list(self._insert(op, node).results)
 
     def _operand(self, value: Any, arg_type: Any, node: torch.fx.Node) -> SSAValue:
         kind = _type_kind(arg_type)
@@ -328,10 +344,20 @@ class _Importer:
         return result
 
     def _float_expr(self, expr: sympy.Expr) -> SSAValue:
-        from torch.utils._sympy.functions import IntTrueDiv, ToFloat
+        from torch.utils._sympy.functions import FloatTrueDiv, IntTrueDiv, ToFloat
 
         if expr.is_number:
             return self._constant(float(expr))
+        if isinstance(expr, FloatTrueDiv):
+            a, b = (self._float_expr(x) for x in expr.args)
+            return self._insert(arith.DivfOp(a, b)).results[0]
+        if isinstance(expr, (sympy.Add, sympy.Mul)):
+            cls = arith.AddfOp if isinstance(expr, sympy.Add) else arith.MulfOp
+            terms = [self._float_expr(a) for a in expr.args]
+            result = terms[0]
+            for t in terms[1:]:
+                result = self._insert(cls(result, t)).results[0]
+            return result
         if isinstance(expr, ToFloat):
             i = self._insert(arith.IndexCastOp(self._index_expr(expr.args[0]), i64)).results[0]
             return self._insert(arith.SIToFPOp(i, f64)).results[0]
@@ -403,6 +429,8 @@ def _property(value: Any) -> Attribute:
         return IntegerAttr(value, i64)
     if isinstance(value, float):
         return FloatAttr(value, f64)
+    if isinstance(value, str):
+        return StringAttr(value)
     if isinstance(value, (list, tuple)) and all(isinstance(v, int) for v in value):
         return DenseArrayBase.from_list(i64, list(value))
     raise ImportError_(f"argument value {value!r} is not supported as a property")

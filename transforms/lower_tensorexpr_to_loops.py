@@ -413,9 +413,9 @@ class _FunctionLowering:
         def update(b: Builder, ivs: list[SSAValue]) -> None:
             at = self.linear(b, [body.value(i) for i in term.indices], buf.extents)
             value = body.value(term.value)
-            if kind == "add":
+            if kind != "assign":
                 old = b.insert(memref.LoadOp.get(buf.memref, [at])).res
-                value = _combine(b, "add", old, value)
+                value = _combine(b, kind, old, value)
             b.insert(memref.StoreOp.get(value, buf.memref, [at]))
 
         extents = [self.extents(op)[d] for d in order]

@@ -22,9 +22,9 @@ def energy_forces(energy_of):
 
 
 def test_unsupported_op_is_named() -> None:
-    fn = energy_forces(lambda pos: torch.cumsum(pos, 0).square().sum())
+    fn = energy_forces(lambda pos: torch.special.erfinv(torch.tanh(pos)).square().sum())
     cap = capture(fn, (torch.randn(8, 3),), {"pos": {0: N}})
-    with pytest.raises(UnsupportedOpError, match=r"aten\.cumsum") as err:
+    with pytest.raises(UnsupportedOpError, match=r"aten\.erfinv") as err:
         to_aten(cap)
     assert "test_capture_errors.py" in str(err.value), "the user's source line is named"
 
@@ -122,3 +122,44 @@ def test_floor_division_guard_is_proved_from_the_range() -> None:
         pos = torch.randn(n, 3)
         for got, want in zip(native(pos), fn(pos)):
             torch.testing.assert_close(got, want)
+
+
+def _rows_by_int(x: torch.Tensor) -> torch.Tensor:
+    return torch.zeros(int(x.shape[0]), dtype=x.dtype)  # pins N
+
+
+def _rows_by_branch(x: torch.Tensor) -> torch.Tensor:
+    if x.shape[0] == 9:  # pins N (traced at 9)
+        return torch.zeros(9, dtype=x.dtype)
+    return torch.ones(x.shape[0], dtype=x.dtype)
+
+
+@pytest.mark.parametrize("pin", [_rows_by_int, _rows_by_branch])
+def test_pin_of_a_dim_shared_by_two_arguments_names_its_line(pin) -> None:
+    """`pos` and `batch` share N: capture ties them with its own torch._check, and the
+    error still names the line that pinned N, not that check."""
+
+    def fn(pos: torch.Tensor, batch: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        pos = pos.detach().requires_grad_(True)
+        energy = (pos.square().sum(1) * batch).sum() + pin(pos).sum()
+        (g,) = torch.autograd.grad(energy, pos)
+        return energy, -g
+
+    line = pin.__code__.co_firstlineno + 1
+    with pytest.raises(CaptureError, match=r"'pos' dim 0 \(N\) is dynamic, but the function fixes it to 9") as err:
+        capture(fn, (torch.randn(9, 3), torch.randn(9)), {"pos": {0: N}, "batch": {0: N}})
+    assert f"test_capture_errors.py:{line};" in str(err.value)
+    assert "capture.py" not in str(err.value)
+
+
+def test_len_of_a_dynamic_dim_names_its_line() -> None:
+    def energy(pos: torch.Tensor) -> torch.Tensor:
+        return pos.square().sum() / len(pos)
+
+    line = energy.__code__.co_firstlineno + 1
+    with pytest.raises(CaptureError, match=r"len\(tensor\) on a dynamic dim \(N\) pins it.*tensor\.shape\[0\]") as err:
+        capture(energy_forces(energy), (torch.randn(8, 3),), {"pos": {0: N}})
+    assert f"test_capture_errors.py:{line}:" in str(err.value)
+    assert len(torch.ones(3, 2)) == 3, "len() works again after capture"
+    fn = energy_forces(lambda pos: pos.square().sum() / len(pos))
+    capture(fn, (torch.randn(8, 3),), {"pos": {1: N}})  # len() of a static dim is fine

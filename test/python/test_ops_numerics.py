@@ -29,6 +29,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 import frontend.capture
 from dialects.aten import ATEN_OPS
+from frontend.decompositions import decompositions
 from frontend.import_fx import UnsupportedOpError
 from pipeline.compiler import CompiledFunction, compile
 
@@ -49,6 +50,9 @@ DIMS = {"N": Dim("N"), "E": Dim("E"), "M": Dim("M", min=4)}
 def _sizes(n: int) -> dict[str, int]:
     return {"N": n, "E": n + 3, "M": n}
 
+
+DECOMPOSED_NAMES = {str(op).removeprefix("aten.").removesuffix(".default") for op in decompositions()}
+"""Every op capture decomposes: torch's core table and our `DECOMPOSED`."""
 
 INT = {torch.float32: torch.int32, torch.float64: torch.int64}
 """The integer dtype that integer cases use under each float dtype parameter."""
@@ -129,6 +133,9 @@ class Case:
     """Overload packets whose core decomposition is disabled while capturing, so that
     the op itself (rather than what torch rewrites it to) reaches the compiler."""
     marks: tuple[Any, ...] = ()
+    decomposed: tuple[str, ...] = ()
+    """Core ops the case calls (seen by eager dispatch) that capture decomposes
+    (`frontend.decompositions.DECOMPOSED`): covered through their decomposition."""
 
     def param(self) -> Any:
         return pytest.param(self, id=self.id, marks=self.marks)
@@ -338,7 +345,104 @@ FACTORIES = [
     C("copy_", lambda a, b: (a.copy_(b * 2), a + 1)[1], [NX, NX], "copy_", grad=(1,)),
 ]
 
-CASES = UNARY + COPIES + BINARY + COMPARE + REDUCTIONS + MATMUL + VIEWS + INDEXING + FACTORIES
+_ACT = X("N", 4)
+
+MORE_ELEMENTWISE = [
+    C("trig", lambda x: (torch.acos(x), torch.asin(x), torch.atan(x), torch.atanh(x), torch.tan(x)),
+      [X("N", 3, kind="unit")], ["acos", "asin", "atan", "atanh", "tan"]),
+    C("hyperbolic", lambda x, p: (torch.sinh(x), torch.cosh(x), torch.asinh(x), torch.acosh(p + 1)),
+      [NX, PX], ["sinh", "cosh", "asinh", "acosh"], grad=(0, 1)),
+    C("log2-log10", lambda p: (torch.log2(p), torch.log10(p)), [PX], ["log2", "log10"]),
+    C("rounding", lambda x: (torch.floor(x * 3), torch.ceil(x * 3), torch.round(x * 3), torch.trunc(x * 3),
+                             torch.round(torch.tensor([0.5, 1.5, -2.5], dtype=x.dtype)) * x[:, :3]),
+      [NX], ["floor", "ceil", "round", "trunc"]),
+    C("rounding-int", lambda i: (torch.floor(i), torch.ceil(i), torch.round(i), torch.trunc(i)), [X("N", 3, kind="intd")],
+      ["floor", "ceil", "round", "trunc"], grad=()),
+    C("fmod-remainder", lambda x, y: (torch.fmod(x, y), torch.remainder(x, y), torch.fmod(x, 0.7), torch.remainder(x, -0.7)),
+      [X("N", 3), X(3, kind="positive")], ["fmod.Tensor", "remainder.Tensor", "fmod.Scalar", "remainder.Scalar"], grad=(0,)),
+    C("fmod-remainder-int", lambda i, j: (torch.fmod(i, j), torch.remainder(i, j), torch.remainder(i, 3), torch.fmod(i, -3)),
+      [X("N", 3, kind="intd"), I(3, lo=1, hi=5)], ["fmod.Tensor", "remainder.Tensor", "remainder.Scalar", "fmod.Scalar"], grad=()),
+    C("div-mode", lambda x, y: (torch.div(x, y, rounding_mode="floor"), torch.div(x, y, rounding_mode="trunc"),
+                                aten.div.Scalar_mode(x, 0.3, rounding_mode="floor"), aten.div.Scalar_mode(x, -0.3, rounding_mode="trunc")),
+      [X("N", 3), X(3)], ["div.Tensor_mode", "div.Scalar_mode"], grad=()),
+    C("div-mode-int", lambda i, j: (torch.div(i, j, rounding_mode="floor"), torch.div(i, j, rounding_mode="trunc"), i // 3),
+      [X("N", 3, kind="intd"), I(3, lo=1, hi=5)], ["div.Tensor_mode"], grad=()),
+    C("bitwise-scalar", lambda i, j: (i & 5, i | 2, i ^ 3, i ^ j, torch.logical_xor(i, j)), [X("N", 3, kind="intd"), X(3, kind="intd")],
+      ["bitwise_and.Scalar", "bitwise_or.Scalar", "bitwise_xor.Scalar", "bitwise_xor.Tensor"], grad=(), decomposed=("logical_xor",)),
+    C("isinf", lambda x: (torch.isinf(x / (x - x.round())), torch.isinf(x)), [X("N", 3, kind="intf")], [], grad=(), decomposed=("isinf",)),
+    C("clamp.Tensor", lambda x, lo, hi: torch.clamp(x, lo, hi), [NX, X(3), X("N", 3)], [], grad=(0, 1, 2), decomposed=("clamp.Tensor",)),
+    C("activations", lambda x: (F.gelu(x), F.gelu(x, approximate="tanh"), F.elu(x), F.hardtanh(x), F.leaky_relu(x, 0.1)),
+      [_ACT], [], decomposed=("gelu", "elu", "hardtanh", "leaky_relu")),
+    C("softmax", lambda x: (torch.softmax(x, -1), torch.log_softmax(x, 0)), [_ACT], [], decomposed=("_softmax", "_log_softmax")),
+]
+
+NORMS = [
+    C("layer_norm", lambda x, w, b: (F.layer_norm(x, (4,)), F.layer_norm(x, (4,), w, b)), [_ACT, X(4), X(4)], ["var_mean.correction"],
+      grad=(0, 1, 2), decomposed=("native_layer_norm", "native_layer_norm_backward")),
+    C("group_norm", lambda x, w, b: F.group_norm(x, 2, w, b), [X("N", 4, 3), X(4), X(4)], ["var_mean.correction"],
+      grad=(0, 1, 2), decomposed=("native_group_norm", "native_group_norm_backward")),
+    C("batch_norm", lambda x, m, v, w, b: (F.batch_norm(x, m, v, w, b), F.batch_norm(x, None, None, w, b, training=True),
+                                           aten._native_batch_norm_legit_no_training(x, w, b, m, v, 0.1, 1e-5)[0],
+                                           aten._native_batch_norm_legit.no_stats(x, w, b, True, 0.1, 1e-5)[0],
+                                           aten._native_batch_norm_legit(x, w, b, m.clone(), v.clone(), True, 0.1, 1e-5)[0]),
+      [_ACT, X(4), X(4, kind="positive"), X(4), X(4)], [], grad=(0, 3, 4),
+      decomposed=("_native_batch_norm_legit_no_training", "_native_batch_norm_legit.no_stats", "_native_batch_norm_legit"),
+      sizes=(2, 7, 33)),
+    C("var", lambda x: (x.var(0), x.var(1, correction=0, keepdim=True), torch.var(x), aten.var.dim(x, [0], False)), [_ACT],
+      ["var.correction"], decomposed=("var.dim",), sizes=(2, 7, 33)),
+    C("var_mean", lambda x: torch.var_mean(x, 1, correction=2), [_ACT], ["var_mean.correction"]),
+]
+
+MORE_REDUCTIONS = [
+    # forward only: prod's backward needs cumprod (not core, not lowered yet)
+    C("prod", lambda x: (x.prod(), x.prod(1), x.prod(0, keepdim=True)), [X("N", 3, kind="positive")], ["prod", "prod.dim_int"],
+      sizes=(1, 2, 7, 20), grad=()),
+    C("prod-int", lambda i: (i.prod(1), i.prod()), [X("N", 3, kind="intd")], ["prod.dim_int", "prod"], grad=(), sizes=(1, 2, 5)),
+    C("any", lambda b, x: (b.any(), b.any(0), aten.any.dims(b, [0, 1]), (x > 1).any(-1)), [X("N", 3, kind="bool"), NX], [],
+      grad=(), decomposed=("any", "any.dim", "any.dims")),
+    C("argmax-argmin", lambda x, i: (x.argmax(1), x.argmin(0), x.argmax(), x.argmin(1, keepdim=True), i.argmax(0), i.argmin()),
+      [X("N", 4), X("N", 3, kind="intd")], ["argmax", "argmin"], grad=()),
+    C("max.dim-min.dim", lambda x: (x.max(1)[0], x.max(1)[1], x.min(0, keepdim=True)[0], x.min(0)[1], x.max(-1).values.sum()),
+      [X("N", 4)], ["max.dim", "min.dim"]),
+    C("cumsum", lambda x, i: (x.cumsum(0), x.cumsum(-1), i.cumsum(0)), [X("N", 3), X("N", 2, kind="intd")], ["cumsum"], grad=(0,)),
+    C("sort", lambda x, i: (*torch.sort(x, 1), *torch.sort(x, 0, descending=True), *torch.sort(i, dim=0, stable=True)),
+      [X("N", 5), X("N", 2, kind="intd")], ["sort", "sort.stable"], grad=(0,)),
+    C("topk", lambda x: (*torch.topk(x, 2, 1), *torch.topk(x, 3, -1, largest=False)), [X("N", 5)], ["topk"]),
+]
+
+MORE_VIEWS = [
+    C("diagonal", lambda y: (y.diagonal(0, 1, 2), y.diagonal(1, -2, -1), y.diagonal(-1, 2, 1), y[0].diagonal()),
+      [X("N", 3, 3)], ["diagonal", "diagonal_scatter"], keep=(aten.diagonal,), sizes=(2, 7, 33)),
+    C("flip", lambda x: (x.flip(0), x.flip((0, 1))), [NX], ["flip"], keep=(aten.flip,)),
+    C("split_with_sizes", lambda x: (*torch.split(x, [1, 3], 1), *torch.split(x, 2, 1)), [X("N", 4)], ["split_with_sizes"],
+      keep=(aten.split_with_sizes,)),
+    C("constant_pad_nd", lambda x: (F.pad(x, (1, 2)), F.pad(x, (2, -1, 1, 0), value=0.5), F.pad(x, (-1, -1))), [NX], ["constant_pad_nd"],
+      keep=(aten.constant_pad_nd,)),
+    C("as_strided", lambda x: (x.as_strided((2, 2), (1, 2)), x.as_strided((x.shape[0], 2), (3, 1), 1)), [NX], ["as_strided"],
+      grad=(), sizes=(2, 7, 33)),
+    C("squeeze.dim-repeat", lambda x: (x[:, :1].squeeze(1), x.repeat(2, 1), x.repeat(1, 1, 2)), [NX], [],
+      decomposed=("squeeze.dim", "repeat")),
+    C("strides", lambda x: x.view(-1) * x.stride(0) + x.storage_offset(), [NX], [], grad=()),
+    C("reflection_pad", lambda x: (F.pad(x.unsqueeze(0), (2, 1), mode="reflect"), F.pad(x.view(1, 1, -1, 3), (1, 1, 1, 1), mode="reflect")),
+      [NX], [], decomposed=("reflection_pad1d", "reflection_pad2d"), sizes=(2, 7, 33)),
+    C("upsample", lambda x: F.interpolate(x.view(1, 1, -1, 3), scale_factor=2), [NX], [], decomposed=("upsample_nearest2d.vec",)),
+]
+
+MORE_INDEXING = [
+    C("scatter", lambda x, i, s: (torch.scatter(x, 1, i, s), torch.scatter(x, 1, i, 2.5)),
+      [X("N", 4), Arg(("N", 1), "int", 0, 4), X("N", 1)], ["scatter.src", "scatter.value"], grad=(0, 2)),
+    C("scatter_reduce", lambda x, i, s: tuple(torch.scatter_reduce(x, 0, i, s, r, include_self=inc)
+                                              for r in ("sum", "prod", "mean", "amax", "amin") for inc in (True, False)),
+      [X("N", 3), I("E", 3, lo=0, hi="N"), X("E", 3)], ["scatter_reduce.two"], grad=()),
+    C("scatter_reduce-grad", lambda x, i, s: torch.scatter_reduce(x, 0, i, s, "sum") + torch.scatter_reduce(x, 0, i, s, "mean", include_self=False),
+      [X("N", 3), I("E", 3, lo=0, hi="N"), X("E", 3)], ["scatter_reduce.two"], grad=(0, 2)),
+    C("fill", lambda x: aten.fill.Scalar(x, 1.5) + x, [NX], [], decomposed=("fill.Scalar",)),
+    C("embedding_dense_backward", lambda w, i: F.embedding(i, w), [X("N", 4), I("E", lo=0, hi="N")], [],
+      grad=(0,), decomposed=("embedding_dense_backward",)),
+    C("empty_strided", lambda x: torch.empty_strided((x.shape[0], 3), (3, 1), dtype=x.dtype).copy_(x), [NX], ["empty_strided"]),
+]
+
+CASES = MORE_ELEMENTWISE + NORMS + MORE_REDUCTIONS + MORE_VIEWS + MORE_INDEXING + UNARY + COPIES + BINARY + COMPARE + REDUCTIONS + MATMUL + VIEWS + INDEXING + FACTORIES
 
 TEXT_ONLY = ("sym_size.int", "sym_numel", "sub_.Tensor", "copy_")
 """Ops that no captured graph holds: the importer turns sizes into index arithmetic and
@@ -378,15 +482,15 @@ class _Decompositions:
         self.keep = tuple(keep)
 
     def __enter__(self) -> None:
-        self.saved = frontend.capture.core_aten_decompositions
+        self.saved = frontend.capture.decompositions
         table = {
             k: v for k, v in self.saved().items()
             if getattr(k, "overloadpacket", None) not in self.keep
         }
-        frontend.capture.core_aten_decompositions = lambda: table
+        frontend.capture.decompositions = lambda: table
 
     def __exit__(self, *exc: Any) -> None:
-        frontend.capture.core_aten_decompositions = self.saved
+        frontend.capture.decompositions = self.saved
 
 
 def _seed(*parts: Any) -> torch.Generator:
@@ -430,9 +534,14 @@ def _check(case: Case, dtype: torch.dtype) -> None:
     fn = _traced(case)
     for n in (TRACE, *case.sizes):
         args = [a.draw(g, _sizes(n), dtype) for a in case.args]
-        want = fn(*[a.clone() for a in args])
+        with _RecordOps() as eager:
+            want = fn(*[a.clone() for a in args])
         got = compiled(*args)
         _compare(got, want, f"{case.id} at N={n}")
+    for op in case.decomposed:
+        assert op in DECOMPOSED_NAMES, f"{case.id}: capture does not decompose {op}"
+        packet = op.split(".")[0]  # eager may reach another overload (upsample .vec -> .default)
+        assert any(o.startswith(f"aten.{packet}.") for o in eager.ops), f"{case.id}: eager never called aten.{op}"
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])

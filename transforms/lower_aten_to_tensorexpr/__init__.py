@@ -25,13 +25,15 @@ from transforms.lower_aten_to_tensorexpr.indexing import IndexingLowerings
 from transforms.lower_aten_to_tensorexpr.matmul import MatmulLowerings
 from transforms.lower_aten_to_tensorexpr.reduction import ReductionLowerings
 from transforms.lower_aten_to_tensorexpr.scalars import LoweringError, const, is_float
+from transforms.lower_aten_to_tensorexpr.sorting import SortingLowerings
 from transforms.lower_aten_to_tensorexpr.views import ViewLowerings
 
 __all__ = ["LowerAtenToTensorExprPass", "LoweringError", "const", "is_float"]
 
 
 class FunctionLowering(
-    ElementwiseLowerings, ReductionLowerings, MatmulLowerings, IndexingLowerings, ViewLowerings, FactoryLowerings
+    ElementwiseLowerings, ReductionLowerings, MatmulLowerings, IndexingLowerings, ViewLowerings, FactoryLowerings,
+    SortingLowerings,
 ):
     """Every family's `lower_<Op>` methods over one function."""
 

@@ -42,8 +42,9 @@ class LoweringBase:
             if not isinstance(op, (aten.AtenOp,)):
                 continue
             self.b = Builder(InsertPoint.before(op))
-            result = self.lower(op)
-            op.results[0].replace_all_uses_with(result)
+            lowered = self.lower(op)
+            for old, new in zip(op.results, lowered if isinstance(lowered, list) else [lowered], strict=True):
+                old.replace_all_uses_with(new)
             Rewriter.erase_op(op)
         for op in reversed(list(self.block.ops)):
             if op in self.views and not op.results[0].uses:
@@ -196,7 +197,8 @@ class LoweringBase:
         return b.insert(te.IndexOp(value, extent, self.site(what, data), wrap)).result
 
 
-    def lower(self, op: aten.AtenOp) -> SSAValue:
+    def lower(self, op: aten.AtenOp) -> SSAValue | list[SSAValue]:
+        """The value of each result of `op` (a list for multi-result ops)."""
         method = getattr(self, "lower_" + type(op).__name__.removesuffix("Op"), None)
         if method is None:
             raise LoweringError(f"lower-aten-to-tensorexpr: {op.name} has no lowering")

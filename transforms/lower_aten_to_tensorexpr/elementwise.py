@@ -20,31 +20,36 @@ from transforms.lower_aten_to_tensorexpr.base import LoweringBase
 from transforms.lower_aten_to_tensorexpr.scalars import (
     LoweringError,
     Scalar,
-    _abs,
-    _div,
-    _neg,
-    _not,
-    _pow,
-    _recip,
-    _relu,
-    _sigmoid,
-    _sign,
+    absolute,
     binary,
+    bitwise_not,
     cast,
     const,
     constant_value,
+    div_floor,
+    div_trunc,
+    fmod,
     is_float,
+    neg,
+    power,
+    reciprocal,
+    relu,
+    remainder,
+    rounding,
+    sigmoid,
+    sign,
+    true_div,
     unary_math,
     width,
 )
 
 UNARY: dict[type[Operation], Scalar] = {
-    aten.NegOp: _neg,
-    aten.AbsOp: _abs,
-    aten.SignOp: _sign,
-    aten.ReluOp: _relu,
-    aten.BitwiseNotOp: _not,
-    aten.ReciprocalOp: _recip,
+    aten.NegOp: neg,
+    aten.AbsOp: absolute,
+    aten.SignOp: sign,
+    aten.ReluOp: relu,
+    aten.BitwiseNotOp: bitwise_not,
+    aten.ReciprocalOp: reciprocal,
     aten.SqrtOp: unary_math(xmath.SqrtOp),
     aten.RsqrtOp: unary_math(xmath.RsqrtOp),
     aten.ExpOp: unary_math(xmath.ExpOp),
@@ -55,22 +60,45 @@ UNARY: dict[type[Operation], Scalar] = {
     aten.CosOp: unary_math(xmath.CosOp),
     aten.TanhOp: unary_math(xmath.TanhOp),
     aten.ErfOp: unary_math(xmath.ErfOp),
-    aten.SigmoidOp: _sigmoid,
+    aten.SigmoidOp: sigmoid,
+    aten.AcosOp: unary_math(xmath.AcosOp),
+    aten.AcoshOp: unary_math(xmath.AcoshOp),
+    aten.AsinOp: unary_math(xmath.AsinOp),
+    aten.AsinhOp: unary_math(xmath.AsinhOp),
+    aten.AtanOp: unary_math(xmath.AtanOp),
+    aten.AtanhOp: unary_math(xmath.AtanhOp),
+    aten.CoshOp: unary_math(xmath.CoshOp),
+    aten.SinhOp: unary_math(xmath.SinhOp),
+    aten.TanOp: unary_math(xmath.TanOp),
+    aten.Log2Op: unary_math(xmath.Log2Op),
+    aten.Log10Op: unary_math(xmath.Log10Op),
+    aten.CeilOp: rounding(xmath.CeilOp),
+    aten.FloorOp: rounding(xmath.FloorOp),
+    aten.RoundOp: rounding(xmath.RoundEvenOp),
+    aten.TruncOp: rounding(xmath.TruncOp),
 }
 """Unary elementwise ops, computed in the result element type."""
 
 BINARY: dict[type[Operation], Scalar] = {
     aten.MulTensorOp: binary(arith.MulfOp, arith.MuliOp),
     aten.MulScalarOp: binary(arith.MulfOp, arith.MuliOp),
-    aten.DivTensorOp: _div,
-    aten.DivScalarOp: _div,
+    aten.DivTensorOp: true_div,
+    aten.DivScalarOp: true_div,
     aten.MaximumOp: binary(arith.MaximumfOp, arith.MaxSIOp),
     aten.MinimumOp: binary(arith.MinimumfOp, arith.MinSIOp),
     aten.Atan2Op: binary(xmath.Atan2Op),
     aten.BitwiseAndTensorOp: binary(arith.AndIOp, arith.AndIOp),
     aten.BitwiseOrTensorOp: binary(arith.OrIOp, arith.OrIOp),
-    aten.PowTensorTensorOp: _pow,
-    aten.PowScalarOp: _pow,
+    aten.BitwiseXorTensorOp: binary(arith.XOrIOp, arith.XOrIOp),
+    aten.BitwiseAndScalarOp: binary(arith.AndIOp, arith.AndIOp),
+    aten.BitwiseOrScalarOp: binary(arith.OrIOp, arith.OrIOp),
+    aten.BitwiseXorScalarOp: binary(arith.XOrIOp, arith.XOrIOp),
+    aten.FmodTensorOp: fmod,
+    aten.FmodScalarOp: fmod,
+    aten.RemainderTensorOp: remainder,
+    aten.RemainderScalarOp: remainder,
+    aten.PowTensorTensorOp: power,
+    aten.PowScalarOp: power,
 }
 """Binary elementwise ops, computed in the result element type."""
 
@@ -182,12 +210,19 @@ class ElementwiseLowerings(LoweringBase):
                 result = a[0]
                 for _ in range(abs(n) - 1):
                     result = b.insert(mul(result, a[0])).results[0]
-                return _recip(b, [result], t) if n < 0 else result
+                return reciprocal(b, [result], t) if n < 0 else result
 
             return self.elementwise(op, [op.input], scalar)
         if exponent == 0.5:
             return self.elementwise(op, [op.input], unary_math(xmath.SqrtOp))
-        return self.elementwise(op, [op.input, op.exponent], _pow)
+        return self.elementwise(op, [op.input, op.exponent], power)
+
+    def lower_DivTensorMode(self, op: aten.AtenOp) -> SSAValue:
+        mode = op.properties.get("rounding_mode")
+        scalar = true_div if mode is None else div_trunc if mode.data == "trunc" else div_floor  # type: ignore[attr-defined]
+        return self.elementwise(op, [op.operands[0], op.operands[1]], scalar)
+
+    lower_DivScalarMode = lower_DivTensorMode
 
     def lower_Clamp(self, op: aten.ClampOp) -> SSAValue:
         bounds = [v for v in (op.min, op.max) if v is not None]
@@ -226,7 +261,7 @@ class ElementwiseLowerings(LoweringBase):
             arith.CmpfOp(a[0], a[0], "uno")).result, compute_type=src)
 
     def lower_LogicalNot(self, op: aten.AtenOp) -> SSAValue:
-        return self.elementwise(op, [op.input], lambda b, a, _: _not(b, [cast(b, a[0], i1)], i1), compute_type=i1)
+        return self.elementwise(op, [op.input], lambda b, a, _: bitwise_not(b, [cast(b, a[0], i1)], i1), compute_type=i1)
 
     def _convert(self, op: aten.AtenOp, src: SSAValue, extents: Sequence[SSAValue] | None = None) -> SSAValue:
         """src broadcast to the result shape (of `extents`) and converted to its dtype;

@@ -51,6 +51,7 @@ class FactoryLowerings(LoweringBase):
         return self._fill(op, None, list(op.size))
 
     lower_EmptyMemoryFormat = lower_EmptyPermuted
+    lower_EmptyStrided = lower_EmptyPermuted
 
     def lower_ArangeStartStep(self, op: aten.ArangeStartStepOp) -> SSAValue:
         t = op.result.type

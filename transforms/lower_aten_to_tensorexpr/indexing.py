@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (
-    TensorType,
-)
+from xdsl.dialects.builtin import TensorType, i1
 from xdsl.ir import SSAValue
 
 from dialects import aten
@@ -125,6 +123,78 @@ class IndexingLowerings(LoweringBase):
             return idx[:d] + [k] + idx[d + 1:], self.load(b, op.src, idx)
 
         return self.scatter("add", op.input, self.dims(op.index), body)
+
+    def _scatter_along(self, op: aten.ScatterLike, kind: str, base: SSAValue, value: SSAValue | None,
+                       convert: bool = True) -> SSAValue:
+        """base with value[i] (src, or the scalar `value` of scatter.value) combined by
+        `kind` into base at index[i] along dim; the space is the index's."""
+        d = op.index_dim()
+        src = self.dims(op.input)
+        et = aten.elem_of(op.results[0])
+
+        def body(b: Builder, idx: list[SSAValue]) -> tuple[list[SSAValue], SSAValue]:
+            k = self.to_index(b, self.load(b, op.index, idx), src[d], f"{op.overload()} along dim {d}", op.index)
+            v = value if value is not None else op.src  # type: ignore[attr-defined]
+            x = self.load(b, v, idx) if isinstance(v.type, TensorType) else v
+            return idx[:d] + [k] + idx[d + 1:], cast(b, x, et) if convert else x
+
+        return self.scatter(kind, base, self.dims(op.index), body)
+
+    def lower_ScatterSrc(self, op: aten.ScatterSrcOp) -> SSAValue:
+        return self._scatter_along(op, "assign", op.input, None)
+
+    def lower_ScatterValue(self, op: aten.ScatterValueOp) -> SSAValue:
+        return self._scatter_along(op, "assign", op.input, op.value)
+
+    def lower_ScatterReduceTwo(self, op: aten.ScatterReduceTwoOp) -> SSAValue:
+        """sum/prod/amax/amin combine into self (or, without include_self, into the
+        identity where an update lands); mean divides a sum by the count of terms."""
+        reduce = op.reduce.data
+        include_self = op.properties.get("include_self") is None or aten.bool_prop(op, "include_self")
+        t = op.result.type
+        assert isinstance(t, TensorType)
+        et = t.get_element_type()
+        ext = self.dims(op.input)
+        counts_t = TensorType(et, t.get_shape())
+        counts = None
+        if not include_self or reduce == "mean":
+            zeros = self.compute(counts_t, ext, lambda b, idx: const(b, 0, et))
+            ones = self.compute(counts_t, self.dims(op.index), lambda b, idx: const(b, 1, et))
+            counts = self._scatter_along(op, "add", zeros, ones)
+        kind = {"sum": "add", "mean": "add", "prod": "mul", "amax": "max", "amin": "min"}[reduce]
+        base = op.input
+        if not include_self:
+            identity = {"add": 0, "mul": 1}.get(kind)
+            c = counts
+
+            def start(b: Builder, idx: list[SSAValue]) -> SSAValue:
+                hit = cast(b, self.load(b, c, idx), i1)
+                if identity is not None:
+                    neutral = const(b, identity, et)
+                else:  # max/min: the first update itself, via the largest/smallest value
+                    big = float("inf") if is_float(et) else 2 ** (et.width.data - 1) - 1  # type: ignore[attr-defined]
+                    neutral = const(b, -big if kind == "max" else big, et) if is_float(et) else \
+                        const(b, -big - 1 if kind == "max" else big, et)
+                return b.insert(arith.SelectOp(hit, neutral, cast(b, self.load(b, op.input, idx), et))).result
+
+            base = self.compute(t, ext, start)
+        combined = self._scatter_along(op, kind, base, None)
+        if reduce != "mean":
+            return combined
+        c = counts
+
+        def mean(b: Builder, idx: list[SSAValue]) -> SSAValue:
+            n = self.load(b, c, idx)
+            if include_self:
+                n = b.insert((arith.AddfOp if is_float(et) else arith.AddiOp)(n, const(b, 1, et))).results[0]
+            else:  # untouched entries keep self: divide by 1
+                n = b.insert(arith.SelectOp(cast(b, n, i1), n, const(b, 1, et))).result
+            total = self.load(b, combined, idx)
+            if is_float(et):
+                return b.insert(arith.DivfOp(total, n)).result
+            return b.insert(arith.FloorDivSIOp(total, n)).result
+
+        return self.compute(t, ext, mean)
 
     def lower_IndexAdd(self, op: aten.IndexAddOp) -> SSAValue:
         d = op.index_dim()

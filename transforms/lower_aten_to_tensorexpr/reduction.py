@@ -19,7 +19,7 @@ from dialects import aten
 from transforms.lower_aten_to_tensorexpr.base import LoweringBase
 from transforms.lower_aten_to_tensorexpr.scalars import (
     LoweringError,
-    _abs,
+    absolute,
     cast,
     const,
     constant_value,
@@ -34,33 +34,40 @@ class ReductionLowerings(LoweringBase):
         long = any(constant_value(e) is None or constant_value(e) > 256 for e in extents)
         return f64 if is_float(t) and width(t) < 64 and long else t
 
-    def _reduce(self, op: aten.AtenOp, kind: str, value: Callable[[Builder, SSAValue, Attribute], SSAValue] | None = None,
-                finish: Callable[[Builder, SSAValue, Attribute, list[SSAValue]], SSAValue] | None = None) -> SSAValue:
-        t = op.results[0].type
-        assert isinstance(t, TensorType)
+    def _space(self, op: aten.AtenOp) -> tuple[list[SSAValue], list[SSAValue], Callable[[list[SSAValue]], list[SSAValue]]]:
+        """(result extents, reduced extents, and the map from (result index, reduced
+        index) to the index of the input) of a reduction op."""
         src = op.input  # type: ignore[attr-defined]
         shape = aten.shape_of(src)
-        if isinstance(op, aten.ReduceOp):
-            reduced = sorted(op.reduced_dims())
-            keep = aten.bool_prop(op, "keepdim")
-        else:
-            reduced, keep = list(range(len(shape))), False
+        reduced_dims = getattr(op, "reduced_dims", None)
+        reduced = sorted(reduced_dims()) if reduced_dims else list(range(len(shape)))
+        keep = aten.bool_prop(op, "keepdim")
         src_ext = self.dims(src)
         kept = [k for k in range(len(shape)) if k not in reduced]
         red_ext = [src_ext[k] for k in reduced]
         out_ext = [self.index(1) if k in reduced else src_ext[k] for k in range(len(shape))] if keep else [src_ext[k] for k in kept]
-        acc = self.accumulator(t.get_element_type(), red_ext)
-        acc_t = TensorType(acc, t.get_shape())
         n_out = len(out_ext)
 
-        def body(b: Builder, idx: list[SSAValue]) -> SSAValue:
+        def full(idx: list[SSAValue]) -> list[SSAValue]:
             out_idx, red_idx = idx[:n_out], idx[n_out:]
-            full: list[SSAValue] = []
             it_out = iter(out_idx if not keep else [out_idx[k] for k in kept])
             it_red = iter(red_idx)
-            for k in range(len(shape)):
-                full.append(next(it_red) if k in reduced else next(it_out))
-            x = cast(b, self.load(b, src, full), acc)
+            return [next(it_red) if k in reduced else next(it_out) for k in range(len(shape))]
+
+        return out_ext, red_ext, full
+
+    def _reduce(self, op: aten.AtenOp, kind: str, value: Callable[[Builder, SSAValue, Attribute], SSAValue] | None = None,
+                finish: Callable[[Builder, SSAValue, Attribute, list[SSAValue]], SSAValue] | None = None,
+                result: int = 0) -> SSAValue:
+        t = op.results[result].type
+        assert isinstance(t, TensorType)
+        src = op.input  # type: ignore[attr-defined]
+        out_ext, red_ext, full = self._space(op)
+        acc = self.accumulator(t.get_element_type(), red_ext)
+        acc_t = TensorType(acc, t.get_shape())
+
+        def body(b: Builder, idx: list[SSAValue]) -> SSAValue:
+            x = cast(b, self.load(b, src, full(idx)), acc)
             return value(b, x, acc) if value else x
 
         result = self.reduce(kind, acc_t, out_ext, red_ext, body)
@@ -103,12 +110,12 @@ class ReductionLowerings(LoweringBase):
             raise LoweringError(f"{op.name}: the order must be a constant")
         p = float(p)
         if math.isinf(p):
-            return self._reduce(op, "max" if p > 0 else "min", value=lambda b, x, t: _abs(b, [x], t))
+            return self._reduce(op, "max" if p > 0 else "min", value=lambda b, x, t: absolute(b, [x], t))
         if p == 0:
             return self._reduce(op, "add", value=lambda b, x, t: cast(b, cast(b, x, i1), t))
 
         def power(b: Builder, x: SSAValue, t: Attribute) -> SSAValue:
-            a = _abs(b, [x], t)
+            a = absolute(b, [x], t)
             if p == 1:
                 return a
             if p == 2:
@@ -124,3 +131,124 @@ class ReductionLowerings(LoweringBase):
 
         return self._reduce(op, "add", value=power, finish=root)
 
+
+    def lower_Prod(self, op: aten.AtenOp) -> SSAValue:
+        return self._reduce(op, "mul")
+
+    lower_ProdDimInt = lower_Prod
+
+    def _first_extreme(self, op: aten.AtenOp, kind: str, extreme: SSAValue, flat: bool) -> SSAValue:
+        """The first index along the reduced dims (flattened when `flat`) where the
+        input equals `extreme` or is NaN (torch's max and argmax rank NaN highest)."""
+        t = op.results[-1].type
+        assert isinstance(t, TensorType)
+        it = t.get_element_type()
+        src = op.input  # type: ignore[attr-defined]
+        out_ext, red_ext, full = self._space(op)
+        n_out = len(out_ext)
+        big = self.numel(self.b, red_ext)
+
+        def body(b: Builder, idx: list[SSAValue]) -> SSAValue:
+            x = self.load(b, src, full(idx))
+            m = self.load(b, extreme, idx[:n_out])
+            if is_float(x.type):
+                hit = b.insert(arith.OrIOp(b.insert(arith.CmpfOp(x, m, "oeq")).result,
+                                           b.insert(arith.CmpfOp(x, x, "uno")).result)).result
+            else:
+                hit = b.insert(arith.CmpiOp(x, m, "eq")).result
+            k = self.linearize(b, idx[n_out:], red_ext) if flat else idx[-1]
+            return cast(b, b.insert(arith.SelectOp(hit, k, big)).result, it)
+
+        return self.reduce("min", t, out_ext, red_ext, body)
+
+    def _extreme(self, op: aten.AtenOp, kind: str) -> SSAValue:
+        """max or min of the input over the reduced dims, in its own dtype."""
+        src_t = aten.elem_of(op.input)  # type: ignore[attr-defined]
+        out_ext, red_ext, full = self._space(op)
+        t = TensorType(src_t, op.results[-1].type.get_shape())  # type: ignore[attr-defined]
+        src = op.input  # type: ignore[attr-defined]
+        return self.reduce(kind, t, out_ext, red_ext, lambda b, idx: self.load(b, src, full(idx)))
+
+    def lower_Argmax(self, op: aten.AtenOp) -> SSAValue:
+        flat = op.properties.get("dim") is None
+        return self._first_extreme(op, "max", self._extreme(op, "max"), flat)
+
+    def lower_Argmin(self, op: aten.AtenOp) -> SSAValue:
+        flat = op.properties.get("dim") is None
+        return self._first_extreme(op, "min", self._extreme(op, "min"), flat)
+
+    def lower_MaxDim(self, op: aten.AtenOp) -> list[SSAValue]:
+        values = self._extreme(op, "max")
+        return [values, self._first_extreme(op, "max", values, False)]
+
+    def lower_MinDim(self, op: aten.AtenOp) -> list[SSAValue]:
+        values = self._extreme(op, "min")
+        return [values, self._first_extreme(op, "min", values, False)]
+
+    def _variance(self, op: aten.AtenOp) -> tuple[SSAValue, SSAValue]:
+        """(variance, mean): the mean first, then the sum of squared deviations from
+        it (two passes: no cancellation), divided by max(n - correction, 0)."""
+        src = op.input  # type: ignore[attr-defined]
+        var_t = op.results[0].type
+        assert isinstance(var_t, TensorType)
+        out_ext, red_ext, full = self._space(op)
+        acc = self.accumulator(var_t.get_element_type(), red_ext)
+        acc_t = TensorType(acc, var_t.get_shape())
+        total = self.reduce("add", acc_t, out_ext, red_ext, lambda b, idx: cast(b, self.load(b, src, full(idx)), acc))
+
+        def mean_of(b: Builder, idx: list[SSAValue]) -> SSAValue:
+            return b.insert(arith.DivfOp(self.load(b, total, idx), cast(b, self.numel(b, red_ext), acc))).result
+
+        mean = self.compute(acc_t, out_ext, mean_of)
+        n_out = len(out_ext)
+
+        def squares(b: Builder, idx: list[SSAValue]) -> SSAValue:
+            d = b.insert(arith.SubfOp(cast(b, self.load(b, src, full(idx)), acc), self.load(b, mean, idx[:n_out]))).result
+            return b.insert(arith.MulfOp(d, d)).result
+
+        ss = self.reduce("add", acc_t, out_ext, red_ext, squares)
+        correction = op.correction  # type: ignore[attr-defined]
+
+        def divide(b: Builder, idx: list[SSAValue]) -> SSAValue:
+            n = cast(b, self.numel(b, red_ext), acc)
+            c = const(b, 1.0, acc) if correction is None else cast(b, correction, acc)
+            dof = b.insert(arith.MaximumfOp(b.insert(arith.SubfOp(n, c)).result, const(b, 0.0, acc))).result
+            return cast(b, b.insert(arith.DivfOp(self.load(b, ss, idx), dof)).result, var_t.get_element_type())
+
+        return self.compute(var_t, out_ext, divide), mean
+
+    def lower_VarCorrection(self, op: aten.AtenOp) -> SSAValue:
+        return self._variance(op)[0]
+
+    def lower_VarMeanCorrection(self, op: aten.AtenOp) -> list[SSAValue]:
+        var, mean = self._variance(op)
+        t = op.results[1].type
+        assert isinstance(t, TensorType)
+        if mean.type != t:
+            m = mean
+            mean = self.compute(t, self.dims(var), lambda b, idx: cast(b, self.load(b, m, idx), t.get_element_type()))
+        return [var, mean]
+
+    def lower_Cumsum(self, op: aten.CumsumOp) -> SSAValue:
+        """out[.., i, ..] = sum over k <= i of x[.., k, ..]: a reduction over the whole
+        dim with the terms past i masked (quadratic in the length of the dim)."""
+        t = op.result.type
+        assert isinstance(t, TensorType)
+        rank = len(aten.shape_of(op.input))
+        d = aten.int_prop(op, "dim", 0) % max(rank, 1)
+        ext = self.dims(op.input)
+        acc = self.accumulator(t.get_element_type(), [ext[d]] if rank else [])
+        acc_t = TensorType(acc, t.get_shape())
+        if rank == 0:
+            return self.compute(t, [], lambda b, idx: cast(b, self.load(b, op.input, []), t.get_element_type()))
+
+        def body(b: Builder, idx: list[SSAValue]) -> SSAValue:
+            out, k = idx[:rank], idx[rank]
+            x = cast(b, self.load(b, op.input, out[:d] + [k] + out[d + 1:]), acc)
+            past = b.insert(arith.CmpiOp(k, out[d], "ugt")).result
+            return b.insert(arith.SelectOp(past, const(b, 0, acc), x)).result
+
+        total = self.reduce("add", acc_t, ext, [ext[d]], body)
+        if acc == t.get_element_type():
+            return total
+        return self.compute(t, ext, lambda b, idx: cast(b, self.load(b, total, idx), t.get_element_type()))

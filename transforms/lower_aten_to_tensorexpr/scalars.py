@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith
+from xdsl.dialects import arith, llvm
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -97,29 +97,29 @@ def unary_math(op: type[Operation]) -> Scalar:
     return lambda b, a, t: b.insert(op(a[0])).results[0]
 
 
-def _neg(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+def neg(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
     if is_float(t):
         return b.insert(arith.NegfOp(a[0])).result
     return b.insert(arith.SubiOp(const(b, 0, t), a[0])).result
 
 
-def _abs(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+def absolute(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
     if is_float(t):
         return b.insert(xmath.AbsFOp(a[0])).result
     return b.insert(xmath.AbsIOp(a[0])).result
 
 
-def _recip(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+def reciprocal(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
     return b.insert(arith.DivfOp(const(b, 1.0, t), a[0])).result
 
 
-def _sigmoid(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
-    e = b.insert(xmath.ExpOp(_neg(b, a, t))).result
+def sigmoid(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+    e = b.insert(xmath.ExpOp(neg(b, a, t))).result
     s = b.insert(arith.AddfOp(const(b, 1.0, t), e)).result
-    return _recip(b, [s], t)
+    return reciprocal(b, [s], t)
 
 
-def _relu(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+def relu(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
     zero = const(b, 0, t)
     if is_float(t):
         # NaN-propagating, like torch.relu
@@ -127,7 +127,7 @@ def _relu(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
     return b.insert(arith.MaxSIOp(a[0], zero)).result
 
 
-def _sign(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+def sign(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
     zero = const(b, 0, t)
     if is_float(t):
         pos = cast(b, b.insert(arith.CmpfOp(a[0], zero, "ogt")).result, t)
@@ -140,18 +140,77 @@ def _sign(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
     return b.insert(arith.SubiOp(pos, neg)).result
 
 
-def _not(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+def bitwise_not(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
     return b.insert(arith.XOrIOp(a[0], const(b, -1 if width(t) > 1 else 1, t))).result
 
 
-def _pow(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+def power(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
     base, exp = a
     if is_float(t):
         return b.insert(xmath.PowFOp(base, exp)).result
     return b.insert(xmath.IPowIOp(base, exp)).result
 
 
-def _div(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+def rounding(op: type[Operation]) -> Scalar:
+    """floor/ceil/round/trunc: integers are already whole."""
+    return lambda b, a, t: b.insert(op(a[0])).results[0] if is_float(t) else a[0]
+
+
+def fmod(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+    """C's fmod (exact; arith has no float remainder: LLVM's frem is C's fmod)."""
+    if is_float(t):
+        return b.insert(llvm.FRemOp(a[0], a[1])).results[0]
+    return b.insert(arith.RemSIOp(a[0], a[1])).result
+
+
+def remainder(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+    """Python's %: fmod, plus the divisor when the signs of both differ."""
+    r = fmod(b, a, t)
+    zero = const(b, 0, t)
+    if is_float(t):
+        nonzero = b.insert(arith.CmpfOp(r, zero, "une")).result
+        differ = b.insert(arith.XOrIOp(b.insert(arith.CmpfOp(r, zero, "olt")).result,
+                                       b.insert(arith.CmpfOp(a[1], zero, "olt")).result)).result
+        fixed = b.insert(arith.AddfOp(r, a[1])).result
+    else:
+        nonzero = b.insert(arith.CmpiOp(r, zero, "ne")).result
+        differ = b.insert(arith.XOrIOp(b.insert(arith.CmpiOp(r, zero, "slt")).result,
+                                       b.insert(arith.CmpiOp(a[1], zero, "slt")).result)).result
+        fixed = b.insert(arith.AddiOp(r, a[1])).result
+    return b.insert(arith.SelectOp(b.insert(arith.AndIOp(nonzero, differ)).result, fixed, r)).result
+
+
+def div_trunc(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+    if not is_float(t):
+        return b.insert(arith.DivSIOp(a[0], a[1])).result
+    return b.insert(xmath.TruncOp(b.insert(arith.DivfOp(a[0], a[1])).result)).result
+
+
+def div_floor(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
+    """torch's floor division (c10 div_floor_floating): exact where floor(a / b)
+    would round a quotient just below an integer up to it."""
+    if not is_float(t):
+        return b.insert(arith.FloorDivSIOp(a[0], a[1])).result
+    x, y = a
+    zero, one, half = const(b, 0, t), const(b, 1, t), const(b, 0.5, t)
+    mod = fmod(b, [x, y], t)
+    div = b.insert(arith.DivfOp(b.insert(arith.SubfOp(x, mod)).result, y)).result
+    differ = b.insert(arith.XOrIOp(b.insert(arith.CmpfOp(y, zero, "olt")).result,
+                                   b.insert(arith.CmpfOp(mod, zero, "olt")).result)).result
+    fix = b.insert(arith.AndIOp(b.insert(arith.CmpfOp(mod, zero, "une")).result, differ)).result
+    div = b.insert(arith.SelectOp(fix, b.insert(arith.SubfOp(div, one)).result, div)).result
+    floor = b.insert(xmath.FloorOp(div)).result
+    up = b.insert(arith.CmpfOp(b.insert(arith.SubfOp(div, floor)).result, half, "ogt")).result
+    floor = b.insert(arith.SelectOp(up, b.insert(arith.AddfOp(floor, one)).result, floor)).result
+    true_div = b.insert(arith.DivfOp(x, y)).result
+    signed_zero = b.insert(xmath.CopySignOp(zero, true_div)).result
+    at_zero = b.insert(arith.CmpfOp(div, zero, "oeq")).result
+    result = b.insert(arith.SelectOp(at_zero, signed_zero, floor)).result
+    by_zero = b.insert(arith.CmpfOp(y, zero, "oeq")).result
+    return b.insert(arith.SelectOp(by_zero, true_div, result)).result
+
+
+def true_div(b: Builder, a: list[SSAValue], t: Attribute) -> SSAValue:
     if not is_float(t):
         raise LoweringError("true division with an integer result")
     return b.insert(arith.DivfOp(a[0], a[1])).result

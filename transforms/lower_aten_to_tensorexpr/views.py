@@ -13,7 +13,7 @@ from xdsl.ir import SSAValue
 
 from dialects import aten
 from transforms.lower_aten_to_tensorexpr.base import LoweringBase
-from transforms.lower_aten_to_tensorexpr.scalars import constant_value, same_extent
+from transforms.lower_aten_to_tensorexpr.scalars import cast, const, constant_value, same_extent
 
 
 class ViewLowerings(LoweringBase):
@@ -116,3 +116,111 @@ class ViewLowerings(LoweringBase):
 
     lower_UnsafeView = lower_View
 
+
+    def _diagonal(self, op: aten.AtenOp) -> tuple[list[SSAValue], Callable[[Builder, list[SSAValue]], list[SSAValue]]]:
+        """The extents of the diagonal of op's dim1 and dim2 (shifted by offset; the
+        last dim), and the map from its index to the index of self."""
+        d1, d2, offset = op.diagonal_dims()  # type: ignore[attr-defined]
+        src = self.dims(op.input)  # type: ignore[attr-defined]
+        rank = len(src)
+        b = self.b
+        shift = self.index(abs(offset))
+        # the length: min(size1, size2 - offset) (offset >= 0) or min(size1 + offset, size2), >= 0
+        a, c = src[d1], src[d2]
+        if offset >= 0:
+            c = b.insert(arith.SubiOp(c, shift)).result
+        else:
+            a = b.insert(arith.SubiOp(a, shift)).result
+        n = b.insert(arith.MaxSIOp(b.insert(arith.MinSIOp(a, c)).result, self.index(0))).result
+        rest = [e for k, e in enumerate(src) if k not in (d1, d2)]
+
+        def at(bb: Builder, idx: list[SSAValue]) -> list[SSAValue]:
+            it = iter(idx[:-1])
+            i = idx[-1]
+            i1 = i if offset >= 0 else self.affine(bb, i, self.index(1), shift)
+            i2 = self.affine(bb, i, self.index(1), shift) if offset > 0 else i
+            return [i1 if k == d1 else i2 if k == d2 else next(it) for k in range(rank)]
+
+        return rest + [n], at
+
+    def lower_Diagonal(self, op: aten.DiagonalOp) -> SSAValue:
+        return self.view(op, *self._diagonal(op))
+
+    def lower_DiagonalScatter(self, op: aten.DiagonalScatterOp) -> SSAValue:
+        extents, at = self._diagonal(op)
+        et = aten.elem_of(op.result)
+        return self.scatter("assign", op.input, extents, lambda b, idx: (at(b, idx), cast(b, self.load(b, op.src, idx), et)))
+
+    def lower_Flip(self, op: aten.FlipOp) -> SSAValue:
+        src = self.dims(op.input)
+        dims = {d % len(src) for d in aten.ints_prop(op, "dims") or ()}
+        last = {d: self.b.insert(arith.SubiOp(src[d], self.index(1))).result for d in sorted(dims)}
+
+        def at(b: Builder, idx: list[SSAValue]) -> list[SSAValue]:
+            return [b.insert(arith.SubiOp(last[k], i)).result if k in dims else i for k, i in enumerate(idx)]
+
+        return self.view(op, src, at)
+
+    def lower_AsStrided(self, op: aten.AsStridedOp) -> SSAValue:
+        """Element offset + sum of index * stride, in the contiguous order of self."""
+        src = self.dims(op.input)
+        offset = op.storage_offset
+
+        def at(b: Builder, idx: list[SSAValue]) -> list[SSAValue]:
+            flat = offset if offset is not None else self.index(0)
+            for i, stride in zip(idx, op.stride):
+                flat = b.insert(arith.AddiOp(flat, b.insert(arith.MuliOp(i, stride)).result)).result
+            return self.delinearize(b, flat, src)
+
+        return self.view(op, list(op.size), at)
+
+    def lower_SplitWithSizes(self, op: aten.SplitWithSizesOp) -> list[SSAValue]:
+        src = self.dims(op.input)
+        d = aten.int_prop(op, "dim", 0) % len(src)
+        pieces: list[SSAValue] = []
+        start = self.index(0)
+        for size, result in zip(op.split_sizes, op.pieces):
+            t = result.type
+            assert isinstance(t, TensorType)
+            s = start
+            pieces.append(self.compute(
+                t, src[:d] + [size] + src[d + 1:],
+                lambda b, idx, s=s: self.load(b, op.input, idx[:d] + [self.affine(b, idx[d], self.index(1), s)] + idx[d + 1:]),
+                view=True,
+            ))
+            start = size if start is self.index(0) else self.b.insert(arith.AddiOp(start, size)).result
+        return pieces
+
+    def lower_ConstantPadNd(self, op: aten.ConstantPadNdOp) -> SSAValue:
+        """`value` everywhere, then the part of self that stays (negative pads crop)
+        assigned into place: every load and store is in bounds, also for empty self."""
+        t = op.result.type
+        assert isinstance(t, TensorType)
+        et = t.get_element_type()
+        src = self.dims(op.input)
+        rank = len(src)
+        b = self.b
+        zero = self.index(0)
+        out, count = list(src), list(src)
+        skip_src, skip_out = [zero] * rank, [zero] * rank
+        pads = list(op.pad)
+        for k in range(len(pads) // 2):
+            d = rank - 1 - k
+            lo, hi = pads[2 * k], pads[2 * k + 1]
+            grown = b.insert(arith.AddiOp(b.insert(arith.AddiOp(src[d], lo)).result, hi)).result
+            out[d] = b.insert(arith.MaxSIOp(grown, zero)).result
+            neg = b.insert(arith.SubiOp(zero, lo)).result
+            skip_src[d] = b.insert(arith.MaxSIOp(neg, zero)).result
+            skip_out[d] = b.insert(arith.MaxSIOp(lo, zero)).result
+            left = b.insert(arith.MinSIOp(b.insert(arith.SubiOp(src[d], skip_src[d])).result,
+                                          b.insert(arith.SubiOp(out[d], skip_out[d])).result)).result
+            count[d] = b.insert(arith.MaxSIOp(left, zero)).result
+        value = op.value
+        filled = self.compute(t, out, lambda bb, idx: const(bb, 0, et) if value is None else cast(bb, value, et))
+
+        def body(bb: Builder, idx: list[SSAValue]) -> tuple[list[SSAValue], SSAValue]:
+            at = [self.affine(bb, i, self.index(1), s) for i, s in zip(idx, skip_out)]
+            x = self.load(bb, op.input, [self.affine(bb, i, self.index(1), s) for i, s in zip(idx, skip_src)])
+            return at, cast(bb, x, et)
+
+        return self.scatter("assign", filled, count, body)

@@ -177,9 +177,9 @@ func.func @reduce_yield_type(%N: index, %x: tensor<?xf32>) -> tensor<f64> {
 
 // -----
 
-// te.scatter: kind is add or assign; "max" is not one.
+// te.scatter: kind is add, mul, max, min or assign; "xor" is not one.
 func.func @scatter_kind(%N: index, %x: tensor<?xf32>) -> tensor<?xf32> {
-  %0 = te.scatter "max" %x over [%N] : tensor<?xf32> -> tensor<?xf32> {
+  %0 = te.scatter "xor" %x over [%N] : tensor<?xf32> -> tensor<?xf32> {
   ^bb0(%i: index):
     %v = te.load %x[%i] : tensor<?xf32> -> f32
     te.update [%i], %v : f32
@@ -187,10 +187,10 @@ func.func @scatter_kind(%N: index, %x: tensor<?xf32>) -> tensor<?xf32> {
   func.return %0 : tensor<?xf32>
 }
 // CHECK: {{^// -{5}$}}
-// CHECK-NEXT: te.scatter: kind must be one of add, assign
+// CHECK-NEXT: te.scatter: kind must be one of add, mul, max, min, assign
 // CHECK: %0 = "te.scatter"(%x, %N)
 // CHECK-NEXT: {{\^+-+$}}
-// CHECK-NEXT: | Operation does not verify: te.scatter: kind must be one of add, assign
+// CHECK-NEXT: | Operation does not verify: te.scatter: kind must be one of add, mul, max, min, assign
 
 // -----
 
