@@ -1,0 +1,85 @@
+"""NequIP and Allegro, as their packages build them, compiled and against eager PyTorch.
+
+Needs the `models` extra (`pip install -e '.[models]'`: e3nn, nequip, nequip-allegro);
+skipped without it. See `real_models.py` for how the models are built. Each is traced at
+TRACE_ATOMS (23 atoms, plus the capture's own retrace at 24) and compared at three other
+sizes, energy and forces, on 1 and 2 threads, in three configurations:
+
+- f64: model_dtype float64, positions float64;
+- f32: model_dtype float32, positions float32;
+- f32-pos64: model_dtype float32, positions float64 (nequip's own data convention: its
+  ASE calculator and datasets keep positions in float64 and cast inside the model).
+
+The energy is float64 in all three (nequip sums per-atom energies in float64). Then the
+models' own gradient path (`do_derivatives=True`: energy, forces and virial), float64.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+
+import pytest
+import torch
+
+pytest.importorskip("e3nn")
+pytest.importorskip("nequip")
+pytest.importorskip("allegro")
+
+import real_models  # noqa: E402
+from conftest import TRACE_ATOMS, relative_error  # noqa: E402
+
+from pipeline.compiler import compile  # noqa: E402
+
+ATOMS = [4, 57, 190]
+# name: (model_dtype, positions dtype, relative tolerance)
+CONFIGS = {
+    "f64": ("float64", torch.float64, 1e-9),
+    "f32": ("float32", torch.float32, 1e-4),
+    "f32-pos64": ("float32", torch.float64, 1e-4),
+}
+
+
+@functools.cache
+def compiled(name: str, config: str):
+    model_dtype, pos_dtype, _ = CONFIGS[config]
+    fn = real_models.energy_forces(name, model_dtype)
+    start = time.perf_counter()
+    native = compile(fn, real_models.inputs(TRACE_ATOMS, pos_dtype, 0), real_models.dynamic_shapes)
+    print(f"{name} {config}: compiled in {time.perf_counter() - start:.1f} s "
+          f"(capture {native.timings['capture_s']:.1f} s)")
+    return fn, native
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("name", real_models.MODELS)
+def test_energy_forces(name: str, config: str) -> None:
+    _, pos_dtype, tolerance = CONFIGS[config]
+    fn, native = compiled(name, config)
+    for n in ATOMS:
+        inputs = real_models.inputs(n, pos_dtype, 1000 + n)
+        want = fn(**inputs)
+        assert want[0].dtype == torch.float64 and want[1].dtype == pos_dtype
+        for threads in (1, 2):
+            native.num_threads = threads
+            got = native(**inputs)
+            for what, g, w in zip(("energy", "forces"), got, want):
+                err = relative_error(g, w.detach())
+                assert err <= tolerance, f"{name} {config} N={n} threads={threads} {what}: relative error {err:.2e}"
+
+
+@pytest.mark.parametrize("name", real_models.MODELS)
+def test_package_forces_and_virial(name: str) -> None:
+    """The model's own gradient path (`do_derivatives=True`, as nequip deploys it): energy,
+    forces and virial, float64."""
+    fn = real_models.package_outputs(name, "float64")
+    start = time.perf_counter()
+    native = compile(fn, real_models.inputs(TRACE_ATOMS, torch.float64, 0), real_models.dynamic_shapes)
+    print(f"{name} package outputs: compiled in {time.perf_counter() - start:.1f} s")
+    for n in ATOMS:
+        inputs = real_models.inputs(n, torch.float64, 3000 + n)
+        want = fn(**inputs)
+        got = native(**inputs)
+        for what, g, w in zip(("energy", "forces", "virial"), got, want):
+            err = relative_error(g, w.detach())
+            assert err <= 1e-9, f"{name} N={n} {what}: relative error {err:.2e}"
