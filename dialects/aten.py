@@ -1368,6 +1368,25 @@ class ScatterReduceTwoOp(ScatterLike):
             raise VerifyException(f"{self.name}: reduce must be sum, prod, mean, amax or amin")
 
 
+# --------------------------------------------------------------------------- data-dependent sizes
+
+
+@irdl_op_definition
+class NonzeroOp(AtenOp):
+    """The indices of the nonzero elements, one row each: (count, rank), where the
+    count is known only at run time (at most numel)."""
+
+    name = "aten.nonzero"
+    input = operand_def(TensorOut)
+    result = result_def(TensorOut)
+    assembly_format = "$input attr-dict `:` " + TENSOR
+
+    def infer_shape(self) -> Shape:
+        if elem_of(self.result) != IntegerType(64):
+            raise VerifyException(f"{self.name}: the result must be a tensor of i64")
+        return (DYN, len(shape_of(self.input)))
+
+
 # --------------------------------------------------------------------------- in place
 
 

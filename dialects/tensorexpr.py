@@ -15,6 +15,8 @@ body, never copies. `te.reduce` adds reduction axes; `te.scatter` is the update
 form shared by index_put, scatter_add, index_add, slice_scatter and friends: the
 result is `base` with `result[at(p)] (+)= value(p)` for every point `p` of its space.
 `te.index` turns loaded data into an index and checks its range at run time.
+`te.compact` lists the nonzero positions of a tensor: its count is a size known
+only at run time (bounded by the input's size), used as an extent like N and E.
 """
 
 from __future__ import annotations
@@ -316,6 +318,32 @@ class UpdateOp(IRDLOperation):
         super().__init__(operands=[indices, value])
 
 
+@irdl_op_definition
+class CompactOp(IRDLOperation):
+    """The positions of the nonzero elements of a 1-d tensor, in order, and their
+    count: the one te op whose result size depends on data. The positions tensor
+    is sized by its bound (the input's extent); `count` is its extent for readers."""
+
+    name = "te.compact"
+    flags = operand_def(TensorType[Attribute])
+    extent = operand_def(IndexType)
+    positions = result_def(TensorType[Attribute])
+    count = result_def(IndexType)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$flags `over` $extent attr-dict `:` type($flags) `->` type($positions)"
+
+    def __init__(self, flags: SSAValue, extent: SSAValue):
+        super().__init__(operands=[flags, extent], result_types=[TensorType(IntegerType(64), [DYNAMIC_INDEX]), IndexType()])
+
+    def verify_(self) -> None:
+        t, p = self.flags.type, self.positions.type
+        assert isinstance(t, TensorType) and isinstance(p, TensorType)
+        if t.get_num_dims() != 1 or not isinstance(t.get_element_type(), IntegerType):
+            raise VerifyException(f"{self.name}: flags must be a 1-d integer (or i1) tensor")
+        if p.get_shape() != (DYNAMIC_INDEX,) or p.get_element_type() != IntegerType(64):
+            raise VerifyException(f"{self.name}: positions must be tensor<?xi64>")
+
+
 def _segments(*sizes: int) -> Attribute:
     from xdsl.dialects.builtin import DenseArrayBase, i32
 
@@ -324,6 +352,6 @@ def _segments(*sizes: int) -> Attribute:
 
 TensorExpr = Dialect(
     "te",
-    [ComputeOp, ReduceOp, ScatterOp, LoadOp, IndexOp, WeightOp, YieldOp, UpdateOp],
+    [ComputeOp, ReduceOp, ScatterOp, LoadOp, IndexOp, WeightOp, YieldOp, UpdateOp, CompactOp],
     [],
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import operator
 import re
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 import sympy
@@ -48,7 +49,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import OptOperandDef, OptPropertyDef, VarOperandDef
 from xdsl.rewriter import InsertPoint
 
-from dialects.aten import OPS_BY_OVERLOAD, AtenOp, ScalarTensorOp, WeightOp
+from dialects.aten import OPS_BY_OVERLOAD, AtenOp, NonzeroOp, ScalarTensorOp, SelectIntOp, SymSizeIntOp, WeightOp
 from frontend.capture import Captured
 
 DTYPES: dict[torch.dtype, Attribute] = {
@@ -62,6 +63,9 @@ DTYPES: dict[torch.dtype, Attribute] = {
     torch.int8: i8,
     torch.bool: i1,
 }
+
+_DEFINE_SIZES = (torch.ops.aten.nonzero.default, torch.ops.aten.index.Tensor)
+"""Ops whose result may have a data-dependent size: the importer names it."""
 
 # Schema arguments carried by the result type, or meaningless on CPU tensors.
 _CARRIED_BY_TYPE = {"dtype", "layout", "device", "pin_memory", "memory_format", "non_blocking"}
@@ -149,6 +153,10 @@ class _Importer:
                 for out in torch.fx.node.map_arg(node.args[0], lambda n: n) or ():
                     if not isinstance(out, torch.fx.Node):
                         raise ImportError_(f"output {out!r} is not a tensor")
+                    if free_unbacked_symbols(out.meta["val"]):
+                        raise ImportError_(
+                            f"output {len(results)} has a size that depends on tensor data ({out.meta['val'].shape}): "
+                            "the caller allocates outputs from the argument sizes; reduce or scatter it to a known size")
                     results.append(self.values[out])
                     result_attrs.append(_dims_attr(cap, out.meta["val"].shape))
                 continue
@@ -183,10 +191,11 @@ class _Importer:
             self.values[node] = self.tuples[parent][k]  # type: ignore[index]
             return
         val = node.meta.get("val")
-        if free_unbacked_symbols(val):
+        unknown = sorted(str(u) for u in free_unbacked_symbols(val) if u not in self.symbols)
+        if unknown and node.target not in _DEFINE_SIZES:
             raise ImportError_(_unsupported(
-                node, f"{node.target} (its result depends on tensor data: data-dependent sizes and "
-                      f"values such as {sorted(map(str, free_unbacked_symbols(val)))[0]} are not supported yet)"))
+                node, f"{node.target} (its result depends on tensor data: data-dependent values such as "
+                      f"{unknown[0]} are supported as the sizes of nonzero and of boolean-mask indexing only)"))
         if isinstance(val, (torch.SymInt, torch.SymFloat, torch.SymBool, int, float)) and not isinstance(
             node.target, torch._ops.OpOverload
         ) or isinstance(val, (torch.SymInt, torch.SymFloat)):
@@ -199,6 +208,8 @@ class _Importer:
                 self.tuples[node] = results
             else:
                 self.values[node] = results[0]
+            if node.target is torch.ops.aten.nonzero.default:
+                self._define_size(val.shape[0], results[0], 0)
             return
         raise ImportError_(_unsupported(node, str(node.target)))
 
@@ -241,8 +252,7 @@ class _Importer:
                 if (value is None or is_default) and isinstance(odef, OptOperandDef):
                     operands[name] = None
                 elif name in ("indices",) and isinstance(value, (list, tuple)) and overload in ("index.Tensor", "index_put"):
-                    present = [i for i, v in enumerate(value) if v is not None]
-                    operands[name] = [self.values[value[i]] for i in present]
+                    operands[name], present = self._indices(value, node)
                     props["indexed_dims"] = DenseArrayBase.from_list(i64, present)
                 elif isinstance(odef, VarOperandDef) and not isinstance(odef, OptOperandDef):
                     operands[name] = [self._operand(v, arg.real_type, node) for v in value]
@@ -269,6 +279,53 @@ class _Importer:
             },
         )
         return list(self._insert(op, node).results)
+
+    def _indices(self, value: Sequence[Any], node: torch.fx.Node) -> tuple[list[SSAValue], list[int]]:
+        """The index tensors of index.Tensor / index_put and the dims they index. A
+        boolean mask over R dims becomes the R columns of its nonzero (as torch
+        defines it); the count of true elements is a size symbol of the result."""
+        tensors: list[SSAValue] = []
+        dims: list[int] = []
+        d = 0
+        for v in value:
+            if v is None:
+                d += 1
+                continue
+            mask = v.meta["val"]
+            if mask.dtype != torch.bool:
+                tensors.append(self.values[v])
+                dims.append(d)
+                d += 1
+                continue
+            rank = mask.dim()
+            nz = self._create(NonzeroOp, [self.values[v]], {}, TensorType(i64, [DYNAMIC_INDEX, rank]), node)
+            for k in range(rank):
+                k_ = self._constant(k, IndexType())
+                tensors.append(self._create(SelectIntOp, [nz, k_], {"dim": IntegerAttr(1, i64)},
+                                            TensorType(DTYPES[torch.int64], [DYNAMIC_INDEX]), node))
+                dims.append(d + k)
+            d += rank
+            out = node.meta["val"]
+            for k, size in enumerate(out.shape):
+                if isinstance(size, torch.SymInt) and free_unbacked_symbols(size):
+                    self._define_size(size, nz, 0)
+        return tensors, dims
+
+    def _create(self, cls: type[AtenOp], operands: list[SSAValue], props: dict[str, Attribute],
+                result: Attribute, node: torch.fx.Node) -> SSAValue:
+        op = cls.create(operands=operands, result_types=[result], properties={
+            **props, "operandSegmentSizes": DenseArrayBase.from_list(i32, [1] * len(operands))})
+        return self._insert(op, node).results[0]
+
+    def _define_size(self, size: Any, tensor: SSAValue, dim: int) -> None:
+        """A data-dependent size symbol (torch's unbacked `u0`) is the size of the
+        tensor it first appears in, read with sym_size like any other."""
+        expr = size.node.expr if isinstance(size, torch.SymInt) else None
+        if expr is None or not isinstance(expr, sympy.Symbol) or expr in self.symbols:
+            return
+        op = SymSizeIntOp.create(operands=[tensor], result_types=[IndexType()],
+                                 properties={"dim": IntegerAttr(dim, i64), "operandSegmentSizes": DenseArrayBase.from_list(i32, [1])})
+        self.symbols[expr] = self._insert(op).results[0]
 
     def _operand(self, value: Any, arg_type: Any, node: torch.fx.Node) -> SSAValue:
         kind = _type_kind(arg_type)

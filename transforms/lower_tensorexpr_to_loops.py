@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     VectorType,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -75,6 +76,7 @@ class _FunctionLowering:
         self.buffers: dict[SSAValue, _Buffer] = {}
         self.temporaries: list[SSAValue] = []
         self.teams: dict[SSAValue, SSAValue] = {}  # row blocks of partitioned scatters, by extent
+        self.bounds: dict[SSAValue, SSAValue] = {}  # data-dependent extents (te.compact's count) -> bound
 
     # ------------------------------------------------------------ signature
 
@@ -234,11 +236,59 @@ class _FunctionLowering:
         if v in self.destination:
             buf = _Buffer(self.destination[v], extents)
         else:
-            alloc = self.b.insert(memref.AllocOp([self.numel(self.b, extents)], [], buffer_type(v.type)))
+            size = self.numel(self.b, [self.bound(e) for e in extents])
+            alloc = self.b.insert(memref.AllocOp([size], [], buffer_type(v.type)))
             self.temporaries.append(alloc.memref)
             buf = _Buffer(alloc.memref, extents)
         self.buffers[v] = buf
         return buf
+
+    def bound(self, extent: SSAValue) -> SSAValue:
+        """An upper bound of an extent that depends on data, built from the sizes
+        (so that buffers, and the arenas of plan-memory, are sized before the data
+        is known); the extent itself otherwise."""
+        if extent in self.bounds:
+            return self.bounds[extent]
+        owner = extent.owner
+        monotone = (arith.AddiOp, arith.MuliOp, arith.MaxSIOp, arith.MinSIOp, arith.DivUIOp, arith.FloorDivSIOp,
+                    arith.CeilDivSIOp, arith.SubiOp)
+        if not isinstance(owner, Operation) or not self._depends_on_data(extent):
+            return extent
+        if isinstance(owner, monotone) and not (
+            isinstance(owner, (arith.SubiOp, arith.DivUIOp, arith.FloorDivSIOp, arith.CeilDivSIOp))
+            and self._depends_on_data(owner.operands[1])
+        ):
+            bounded = self.b.insert(owner.clone(value_mapper={o: self.bound(o) for o in owner.operands}))
+            return bounded.results[0]
+        raise LoweringError(f"lower-tensorexpr-to-loops: no bound for the data-dependent extent {extent} ({owner.name})")
+
+    def _depends_on_data(self, v: SSAValue) -> bool:
+        if v in self.bounds:
+            return True
+        owner = v.owner
+        return isinstance(owner, Operation) and owner.dialect_name() == "arith" and any(
+            self._depends_on_data(o) for o in owner.operands)
+
+    def lower_compact(self, op: te.CompactOp) -> None:
+        """for i < n: positions[count] = i; count += flags[i] != 0. The store is
+        unconditional (no branch): count <= i < n keeps it in the buffer, and a
+        later position overwrites it."""
+        flags = self.buffers[op.flags]
+        n = self.values[op.extent]
+        positions = self.allocate(op.positions, [n]).memref
+        block = Block(arg_types=[IndexType(), IndexType()])
+        i, count = block.args
+        b = Builder(InsertPoint.at_end(block))
+        flag = b.insert(memref.LoadOp.get(flags.memref, [i])).res
+        b.insert(memref.StoreOp.get(b.insert(arith.IndexCastOp(i, i64)).result, positions, [count]))
+        zero = b.insert(arith.ConstantOp(IntegerAttr(0, flag.type))).result
+        hit = b.insert(arith.CmpiOp(flag, zero, "ne")).result
+        step = b.insert(arith.SelectOp(hit, self.one, self.zero)).result
+        b.insert(scf.YieldOp(b.insert(arith.AddiOp(count, step)).result))
+        total = self.b.insert(scf.ForOp(self.zero, n, self.one, [self.zero], Region(block))).results[0]
+        self.buffers[op.positions] = _Buffer(positions, [total])
+        self.values[op.count] = total
+        self.bounds[total] = n
 
     def copy(self, src: _Buffer, dst: SSAValue) -> None:
         n = self.numel(self.b, src.extents)
@@ -263,6 +313,8 @@ class _FunctionLowering:
             self.lower_reduce(op)
         elif isinstance(op, te.ScatterOp):
             self.lower_scatter(op)
+        elif isinstance(op, te.CompactOp):
+            self.lower_compact(op)
         elif op.dialect_name() in ("arith", "math"):
             clone = op.clone(value_mapper=dict(self.values))
             self.b.insert(clone)

@@ -32,14 +32,14 @@ TYPE_NAMES = ["H", "C"]
 MODELS = ["nequip", "allegro"]
 
 # Shared by both builders (nequip's `model_builder` requires seed, model_dtype, type_names).
-COMMON = dict(
-    seed=0,
-    type_names=TYPE_NAMES,
-    r_max=CUTOFF,
-    avg_num_neighbors=20.0,
-    per_type_energy_scales={"H": 1.1, "C": 0.9},
-    per_type_energy_shifts={"H": -0.1, "C": 0.05},
-)
+COMMON = {
+    "seed": 0,
+    "type_names": TYPE_NAMES,
+    "r_max": CUTOFF,
+    "avg_num_neighbors": 20.0,
+    "per_type_energy_scales": {"H": 1.1, "C": 0.9},
+    "per_type_energy_shifts": {"H": -0.1, "C": 0.05},
+}
 
 dynamic_shapes = {
     "pos": {0: Dim("N", min=1)},

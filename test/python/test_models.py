@@ -26,10 +26,10 @@ pytest.importorskip("e3nn")
 pytest.importorskip("nequip")
 pytest.importorskip("allegro")
 
-import real_models  # noqa: E402
-from conftest import TRACE_ATOMS, relative_error  # noqa: E402
+import real_models
+from conftest import TRACE_ATOMS, relative_error
 
-from pipeline.compiler import compile  # noqa: E402
+from pipeline.compiler import compile
 
 ATOMS = [4, 57, 190]
 # name: (model_dtype, positions dtype, relative tolerance)

@@ -437,6 +437,10 @@ MORE_INDEXING = [
     C("scatter_reduce-grad", lambda x, i, s: torch.scatter_reduce(x, 0, i, s, "sum") + torch.scatter_reduce(x, 0, i, s, "mean", include_self=False),
       [X("N", 3), I("E", 3, lo=0, hi="N"), X("E", 3)], ["scatter_reduce.two"], grad=(0, 2)),
     C("fill", lambda x: aten.fill.Scalar(x, 1.5) + x, [NX], [], decomposed=("fill.Scalar",)),
+    # data-dependent sizes: the results are reduced to known sizes (outputs cannot depend on data)
+    C("nonzero", lambda x, i: (torch.nonzero(x > 0).to(x.dtype).sum(0), x[x > 0.5].sum(), (x[x[:, 1] < 0] ** 2).sum(0),
+                               torch.nonzero(i).sum(0)),
+      [NX, X("N", 2, kind="intd")], ["nonzero"]),
     C("embedding_dense_backward", lambda w, i: F.embedding(i, w), [X("N", 4), I("E", lo=0, hi="N")], [],
       grad=(0,), decomposed=("embedding_dense_backward",)),
     C("empty_strided", lambda x: torch.empty_strided((x.shape[0], 3), (3, 1), dtype=x.dtype).copy_(x), [NX], ["empty_strided"]),

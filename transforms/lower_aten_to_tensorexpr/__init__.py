@@ -19,6 +19,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from transforms.lower_aten_to_tensorexpr.data_dependent import DataDependentLowerings
 from transforms.lower_aten_to_tensorexpr.elementwise import ElementwiseLowerings
 from transforms.lower_aten_to_tensorexpr.factories import FactoryLowerings
 from transforms.lower_aten_to_tensorexpr.indexing import IndexingLowerings
@@ -33,7 +34,7 @@ __all__ = ["LowerAtenToTensorExprPass", "LoweringError", "const", "is_float"]
 
 class FunctionLowering(
     ElementwiseLowerings, ReductionLowerings, MatmulLowerings, IndexingLowerings, ViewLowerings, FactoryLowerings,
-    SortingLowerings,
+    SortingLowerings, DataDependentLowerings,
 ):
     """Every family's `lower_<Op>` methods over one function."""
 

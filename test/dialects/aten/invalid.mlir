@@ -325,3 +325,57 @@ func.func @arange_not_1d(%n: index) -> tensor<?x1xi64> {
 }
 // CHECK: {{^// -{5}$}}
 // CHECK-NEXT: aten.arange.start_step: result must be 1-d
+
+// -----
+
+func.func @nonzero_not_i64(%x: tensor<?x3xf32>) -> tensor<?x2xi32> {
+  %0 = aten.nonzero %x : tensor<?x3xf32> -> tensor<?x2xi32>
+  func.return %0 : tensor<?x2xi32>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.nonzero: the result must be a tensor of i64
+
+// -----
+
+func.func @nonzero_rank(%x: tensor<?x3xf32>) -> tensor<?x3xi64> {
+  %0 = aten.nonzero %x : tensor<?x3xf32> -> tensor<?x3xi64>
+  func.return %0 : tensor<?x3xi64>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.nonzero: result shape ?x3 does not match the inferred shape ?x2
+
+// -----
+
+func.func @scatter_reduce_kind(%x: tensor<?x3xf32>, %i: tensor<?x3xi64>) -> tensor<?x3xf32> {
+  %0 = aten.scatter_reduce.two %x, %i, %x {dim = 0 : i64, reduce = "median"} : tensor<?x3xf32>, tensor<?x3xi64>, tensor<?x3xf32> -> tensor<?x3xf32>
+  func.return %0 : tensor<?x3xf32>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.scatter_reduce.two: reduce must be sum, prod, mean, amax or amin
+
+// -----
+
+func.func @diagonal_same_dims(%x: tensor<?x3x3xf32>) -> tensor<?x3xf32> {
+  %0 = aten.diagonal %x {dim1 = 1 : i64, dim2 = 1 : i64} : tensor<?x3x3xf32> -> tensor<?x3xf32>
+  func.return %0 : tensor<?x3xf32>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.diagonal: dim1 and dim2 must differ
+
+// -----
+
+func.func @div_mode(%x: tensor<?x3xf32>, %y: tensor<3xf32>) -> tensor<?x3xf32> {
+  %0 = aten.div.Tensor_mode %x, %y {rounding_mode = "ceil"} : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  func.return %0 : tensor<?x3xf32>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.div.Tensor_mode: rounding_mode must be trunc or floor
+
+// -----
+
+func.func @split_count(%x: tensor<?x3xf32>, %a: index) -> tensor<?x1xf32> {
+  %0 = aten.split_with_sizes %x, [%a, %a] {dim = 1 : i64} : tensor<?x3xf32> -> tensor<?x1xf32>
+  func.return %0 : tensor<?x1xf32>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.split_with_sizes: one result per split size

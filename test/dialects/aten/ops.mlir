@@ -483,4 +483,120 @@ func.func @weights() -> tensor<16xf32> {
   // CHECK-NEXT: func.return %b : tensor<16xf32>
 }
 // CHECK-NEXT: }
+
+// -----------------------------------------------------------------------------
+// The rest of the core opset: more elementwise and reductions, multi-result ops
+// (max.dim, var_mean, sort, topk, split_with_sizes), views, scatters, and nonzero,
+// whose row count is only known at run time.
+
+func.func @core_opset(%N: index, %x: tensor<?x3xf32>, %y: tensor<3xf32>, %i: tensor<?x3xi64>, %idx: tensor<?x3xi64>, %sq: tensor<?x3x3xf32>) -> tensor<?x3xf32> {
+// CHECK-LABEL: func.func @core_opset(%N: index, %x: tensor<?x3xf32>, %y: tensor<3xf32>, %i: tensor<?x3xi64>, %idx: tensor<?x3xi64>, %sq: tensor<?x3x3xf32>) -> tensor<?x3xf32> {
+  %c2 = arith.constant 2 : index
+  // CHECK-NEXT: %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  // CHECK-NEXT: %c1 = arith.constant 1 : index
+  %f = arith.constant 5.000000e-01 : f64
+  // CHECK-NEXT: %f = arith.constant 5.000000e-01 : f64
+  %k = arith.constant 3 : i64
+  // CHECK-NEXT: %k = arith.constant 3 : i64
+  %ac = aten.acos %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %ac = aten.acos %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %ach = aten.acosh %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %ach = aten.acosh %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %as = aten.asin %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %as = aten.asin %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %ash = aten.asinh %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %ash = aten.asinh %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %at = aten.atan %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %at = aten.atan %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %ath = aten.atanh %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %ath = aten.atanh %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %ch = aten.cosh %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %ch = aten.cosh %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %sh = aten.sinh %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %sh = aten.sinh %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %tn = aten.tan %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %tn = aten.tan %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %l2 = aten.log2 %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %l2 = aten.log2 %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %l10 = aten.log10 %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %l10 = aten.log10 %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %ce = aten.ceil %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %ce = aten.ceil %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %fl = aten.floor %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %fl = aten.floor %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %ro = aten.round %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %ro = aten.round %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  %tr = aten.trunc %i : tensor<?x3xi64> -> tensor<?x3xi64>
+  // CHECK-NEXT: %tr = aten.trunc %i : tensor<?x3xi64> -> tensor<?x3xi64>
+  %bx = aten.bitwise_xor.Tensor %i, %i : tensor<?x3xi64>, tensor<?x3xi64> -> tensor<?x3xi64>
+  // CHECK-NEXT: %bx = aten.bitwise_xor.Tensor %i, %i : tensor<?x3xi64>, tensor<?x3xi64> -> tensor<?x3xi64>
+  %fm = aten.fmod.Tensor %x, %y : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %fm = aten.fmod.Tensor %x, %y : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  %rm = aten.remainder.Tensor %x, %y : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %rm = aten.remainder.Tensor %x, %y : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  %ba = aten.bitwise_and.Scalar %i, %k : tensor<?x3xi64>, i64 -> tensor<?x3xi64>
+  // CHECK-NEXT: %ba = aten.bitwise_and.Scalar %i, %k : tensor<?x3xi64>, i64 -> tensor<?x3xi64>
+  %bo = aten.bitwise_or.Scalar %i, %k : tensor<?x3xi64>, i64 -> tensor<?x3xi64>
+  // CHECK-NEXT: %bo = aten.bitwise_or.Scalar %i, %k : tensor<?x3xi64>, i64 -> tensor<?x3xi64>
+  %bxs = aten.bitwise_xor.Scalar %i, %k : tensor<?x3xi64>, i64 -> tensor<?x3xi64>
+  // CHECK-NEXT: %bxs = aten.bitwise_xor.Scalar %i, %k : tensor<?x3xi64>, i64 -> tensor<?x3xi64>
+  %fms = aten.fmod.Scalar %x, %f : tensor<?x3xf32>, f64 -> tensor<?x3xf32>
+  // CHECK-NEXT: %fms = aten.fmod.Scalar %x, %f : tensor<?x3xf32>, f64 -> tensor<?x3xf32>
+  %rms = aten.remainder.Scalar %x, %f : tensor<?x3xf32>, f64 -> tensor<?x3xf32>
+  // CHECK-NEXT: %rms = aten.remainder.Scalar %x, %f : tensor<?x3xf32>, f64 -> tensor<?x3xf32>
+  %dt = aten.div.Tensor_mode %x, %y {rounding_mode = "floor"} : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %dt = aten.div.Tensor_mode %x, %y {rounding_mode = "floor"} : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  %ds = aten.div.Scalar_mode %x, %f {rounding_mode = "trunc"} : tensor<?x3xf32>, f64 -> tensor<?x3xf32>
+  // CHECK-NEXT: %ds = aten.div.Scalar_mode %x, %f {rounding_mode = "trunc"} : tensor<?x3xf32>, f64 -> tensor<?x3xf32>
+  %pr = aten.prod %x : tensor<?x3xf32> -> tensor<f32>
+  // CHECK-NEXT: %pr = aten.prod %x : tensor<?x3xf32> -> tensor<f32>
+  %pd = aten.prod.dim_int %x {dim = 1 : i64, keepdim = true} : tensor<?x3xf32> -> tensor<?x1xf32>
+  // CHECK-NEXT: %pd = aten.prod.dim_int %x {dim = 1 : i64, keepdim = true} : tensor<?x3xf32> -> tensor<?x1xf32>
+  %am = aten.argmax %x {dim = 0 : i64} : tensor<?x3xf32> -> tensor<3xi64>
+  // CHECK-NEXT: %am = aten.argmax %x {dim = 0 : i64} : tensor<?x3xf32> -> tensor<3xi64>
+  %an = aten.argmin %x : tensor<?x3xf32> -> tensor<i64>
+  // CHECK-NEXT: %an = aten.argmin %x : tensor<?x3xf32> -> tensor<i64>
+  %mv, %mi = aten.max.dim %x {dim = 1 : i64} : tensor<?x3xf32> -> tensor<?xf32>, tensor<?xi64>
+  // CHECK-NEXT: %mv, %mi = aten.max.dim %x {dim = 1 : i64} : tensor<?x3xf32> -> tensor<?xf32>, tensor<?xi64>
+  %nv, %ni = aten.min.dim %x {dim = 0 : i64, keepdim = true} : tensor<?x3xf32> -> tensor<1x3xf32>, tensor<1x3xi64>
+  // CHECK-NEXT: %nv, %ni = aten.min.dim %x {dim = 0 : i64, keepdim = true} : tensor<?x3xf32> -> tensor<1x3xf32>, tensor<1x3xi64>
+  %va = aten.var.correction %x correction %f : f64 {dim = array<i64: 0>} : tensor<?x3xf32> -> tensor<3xf32>
+  // CHECK-NEXT: %va = aten.var.correction %x correction %f : f64 {dim = array<i64: 0>} : tensor<?x3xf32> -> tensor<3xf32>
+  %vv, %vm = aten.var_mean.correction %x {dim = array<i64: 1>, keepdim = true} : tensor<?x3xf32> -> tensor<?x1xf32>, tensor<?x1xf32>
+  // CHECK-NEXT: %vv, %vm = aten.var_mean.correction %x {dim = array<i64: 1>, keepdim = true} : tensor<?x3xf32> -> tensor<?x1xf32>, tensor<?x1xf32>
+  %cs = aten.cumsum %x {dim = 0 : i64} : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %cs = aten.cumsum %x {dim = 0 : i64} : tensor<?x3xf32> -> tensor<?x3xf32>
+  %sv, %si = aten.sort %x {dim = 1 : i64, descending = true} : tensor<?x3xf32> -> tensor<?x3xf32>, tensor<?x3xi64>
+  // CHECK-NEXT: %sv, %si = aten.sort %x {dim = 1 : i64, descending = true} : tensor<?x3xf32> -> tensor<?x3xf32>, tensor<?x3xi64>
+  %ssv, %ssi = aten.sort.stable %x {stable = true} : tensor<?x3xf32> -> tensor<?x3xf32>, tensor<?x3xi64>
+  // CHECK-NEXT: %ssv, %ssi = aten.sort.stable %x {stable = true} : tensor<?x3xf32> -> tensor<?x3xf32>, tensor<?x3xi64>
+  %tv, %ti = aten.topk %x, %c2 {dim = 1 : i64} : tensor<?x3xf32> -> tensor<?x2xf32>, tensor<?x2xi64>
+  // CHECK-NEXT: %tv, %ti = aten.topk %x, %c2 {dim = 1 : i64} : tensor<?x3xf32> -> tensor<?x2xf32>, tensor<?x2xi64>
+  %dg = aten.diagonal %sq {dim1 = 1 : i64, dim2 = 2 : i64} : tensor<?x3x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %dg = aten.diagonal %sq {dim1 = 1 : i64, dim2 = 2 : i64} : tensor<?x3x3xf32> -> tensor<?x3xf32>
+  %dgs = aten.diagonal_scatter %sq, %dg {dim1 = 1 : i64, dim2 = 2 : i64} : tensor<?x3x3xf32>, tensor<?x3xf32> -> tensor<?x3x3xf32>
+  // CHECK-NEXT: %dgs = aten.diagonal_scatter %sq, %dg {dim1 = 1 : i64, dim2 = 2 : i64} : tensor<?x3x3xf32>, tensor<?x3xf32> -> tensor<?x3x3xf32>
+  %fp = aten.flip %x {dims = array<i64: 0, 1>} : tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %fp = aten.flip %x {dims = array<i64: 0, 1>} : tensor<?x3xf32> -> tensor<?x3xf32>
+  %p0, %p1 = aten.split_with_sizes %x, [%c1, %c2] {dim = 1 : i64} : tensor<?x3xf32> -> tensor<?x1xf32>, tensor<?x2xf32>
+  // CHECK-NEXT: %p0, %p1 = aten.split_with_sizes %x, [%c1, %c2] {dim = 1 : i64} : tensor<?x3xf32> -> tensor<?x1xf32>, tensor<?x2xf32>
+  %pad = aten.constant_pad_nd %x, [%c1, %c2] value %f : f64 : tensor<?x3xf32> -> tensor<?x6xf32>
+  // CHECK-NEXT: %pad = aten.constant_pad_nd %x, [%c1, %c2] value %f : f64 : tensor<?x3xf32> -> tensor<?x6xf32>
+  %ast = aten.as_strided %x, [%c2, %c2], [%c1, %c2] offset %c1 : tensor<?x3xf32> -> tensor<2x2xf32>
+  // CHECK-NEXT: %ast = aten.as_strided %x, [%c2, %c2], [%c1, %c2] offset %c1 : tensor<?x3xf32> -> tensor<2x2xf32>
+  %es = aten.empty_strided [%N, %c2], [%c2, %c1] : tensor<?x2xf32>
+  // CHECK-NEXT: %es = aten.empty_strided [%N, %c2], [%c2, %c1] : tensor<?x2xf32>
+  %sc = aten.scatter.src %x, %idx, %x {dim = 0 : i64} : tensor<?x3xf32>, tensor<?x3xi64>, tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %sc = aten.scatter.src %x, %idx, %x {dim = 0 : i64} : tensor<?x3xf32>, tensor<?x3xi64>, tensor<?x3xf32> -> tensor<?x3xf32>
+  %scv = aten.scatter.value %x, %idx, %f {dim = 0 : i64} : tensor<?x3xf32>, tensor<?x3xi64>, f64 -> tensor<?x3xf32>
+  // CHECK-NEXT: %scv = aten.scatter.value %x, %idx, %f {dim = 0 : i64} : tensor<?x3xf32>, tensor<?x3xi64>, f64 -> tensor<?x3xf32>
+  %scr = aten.scatter_reduce.two %x, %idx, %x {dim = 0 : i64, reduce = "amax", include_self = false} : tensor<?x3xf32>, tensor<?x3xi64>, tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %scr = aten.scatter_reduce.two %x, %idx, %x {dim = 0 : i64, reduce = "amax", include_self = false} : tensor<?x3xf32>, tensor<?x3xi64>, tensor<?x3xf32> -> tensor<?x3xf32>
+  %nz = aten.nonzero %x : tensor<?x3xf32> -> tensor<?x2xi64>
+  // CHECK-NEXT: %nz = aten.nonzero %x : tensor<?x3xf32> -> tensor<?x2xi64>
+  func.return %x : tensor<?x3xf32>
+  // CHECK-NEXT: func.return %x : tensor<?x3xf32>
+}
+// CHECK-NEXT: }
 // CHECK-NEXT: }

@@ -427,3 +427,13 @@ func.func @site_zero(%N: index, %v: i64) -> index {
 }
 // CHECK: {{^// -{5}$}}
 // CHECK-NEXT: te.index: site must be >= 1 (0 means no error)
+
+// -----
+
+// te.compact: the flags are one-dimensional.
+func.func @compact_rank(%N: index, %m: tensor<?x3xi1>) -> tensor<?xi64> {
+  %p, %c = te.compact %m over %N : tensor<?x3xi1> -> tensor<?xi64>
+  func.return %p : tensor<?xi64>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: te.compact: flags must be a 1-d integer (or i1) tensor

@@ -205,4 +205,14 @@ func.func @weights(%N: index, %x: tensor<?x3xf32>) -> tensor<?x16xf32> {
   // CHECK-NEXT: func.return %y : tensor<?x16xf32>
 }
 // CHECK-NEXT: }
+
+// te.compact: the nonzero positions of a 1-d tensor and their count (a size).
+func.func @compact(%N: index, %m: tensor<?xi1>) -> tensor<?xi64> {
+  // CHECK: func.func @compact(%N: index, %m: tensor<?xi1>) -> tensor<?xi64> {
+  %p, %c = te.compact %m over %N : tensor<?xi1> -> tensor<?xi64>
+  // CHECK-NEXT: %p, %c = te.compact %m over %N : tensor<?xi1> -> tensor<?xi64>
+  func.return %p : tensor<?xi64>
+  // CHECK-NEXT: func.return %p : tensor<?xi64>
+}
+// CHECK-NEXT: }
 // CHECK-NEXT: }

@@ -1,0 +1,128 @@
+"""Sizes that depend on data: a model that filters its own edge list by a cutoff
+(`edge_index[:, r < rc]`), nonzero and boolean-mask indexing, compiled once and run
+through the JIT and through the exported library at sizes never traced, against eager,
+in f32 and f64, energy and forces. Also a model calling a `@torch.jit.script` helper,
+through the exported library."""
+
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+
+import pytest
+import torch
+from conftest import DTYPES, TOLERANCE, relative_error
+from torch.export import Dim
+
+from frontend.import_fx import UnsupportedOpError
+from pipeline.compiler import CompiledFunction, compile
+from pipeline.export import export_library
+
+DIMS = [{0: Dim("N")}, {1: Dim("E")}]
+SIZES = [(5, 7), (40, 300), (9, 2), (64, 900)]
+"""(atoms, edges) per call; traced at (6, 20)."""
+
+
+def cutoff_energy(pos: torch.Tensor, edge_index: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A pair potential over the edges shorter than the cutoff, chosen inside."""
+    pos = pos.requires_grad_(True)
+    r = (pos[edge_index[0]] - pos[edge_index[1]]).norm(dim=-1)
+    kept = edge_index[:, r < 1.5]
+    d = (pos[kept[0]] - pos[kept[1]]).norm(dim=-1)
+    atom = torch.zeros(pos.shape[0], dtype=pos.dtype).index_add(0, kept[0], torch.exp(-d) * (1.5 - d) ** 2)
+    energy = atom.sum()
+    return energy, -torch.autograd.grad(energy, pos)[0]
+
+
+def masked_ops(x: torch.Tensor, e: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """nonzero itself, a boolean mask over rows, and one over all elements."""
+    x = x.requires_grad_(True)
+    rows = torch.nonzero(x[:, 0] > 0)[:, 0]
+    y = (x[rows] ** 2).sum(0) + x[x > 0.5].sum() + torch.nonzero(e > 0).to(x.dtype).sum(0).sum()
+    return y, torch.autograd.grad(y.sum(), x)[0]
+
+
+@torch.jit.script
+def _scatter_sum(values: torch.Tensor, index: torch.Tensor, dim_size: int) -> torch.Tensor:
+    out = torch.zeros([dim_size], dtype=values.dtype)
+    return out.index_add(0, index, values)
+
+
+def scripted_energy(pos: torch.Tensor, edge_index: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Calls a TorchScript helper with a size argument (as schnetpack does)."""
+    pos = pos.requires_grad_(True)
+    d = (pos[edge_index[0]] - pos[edge_index[1]]).norm(dim=-1)
+    energy = _scatter_sum(torch.exp(-d), edge_index[0], pos.shape[0]).sum()
+    return energy, -torch.autograd.grad(energy, pos)[0]
+
+
+def _system(n: int, e: int, dtype: torch.dtype, g: torch.Generator) -> list[torch.Tensor]:
+    return [torch.randn(n, 3, dtype=dtype, generator=g), torch.randint(0, n, (2, e), generator=g)]
+
+
+_compiled: dict[tuple[str, torch.dtype], CompiledFunction] = {}
+
+
+def _compile(fn, dtype: torch.dtype) -> CompiledFunction:  # noqa: ANN001
+    key = (fn.__name__, dtype)
+    if key not in _compiled:
+        _compiled[key] = compile(fn, _system(6, 20, dtype, torch.Generator().manual_seed(1)), DIMS)
+    return _compiled[key]
+
+
+def _check(got: tuple[torch.Tensor, ...], want: tuple[torch.Tensor, ...], dtype: torch.dtype, what: str) -> None:
+    assert len(got) == len(want)
+    for k, (a, b) in enumerate(zip(got, want)):
+        assert a.shape == b.shape, f"{what} output {k}: shape {tuple(a.shape)} != {tuple(b.shape)}"
+        err = relative_error(a, b.detach())
+        assert err <= TOLERANCE[dtype], f"{what} output {k}: relative error {err:.2e}"
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
+@pytest.mark.parametrize("fn", [cutoff_energy, masked_ops, scripted_energy], ids=lambda f: f.__name__)
+def test_jit_matches_eager(fn, dtype: torch.dtype) -> None:  # noqa: ANN001
+    compiled = _compile(fn, dtype)
+    g = torch.Generator().manual_seed(2)
+    for n, e in SIZES:
+        args = _system(n, e, dtype, g)
+        _check(compiled(*args), fn(*[a.clone() for a in args]), dtype, f"{fn.__name__} at N={n}, E={e}")
+
+
+class _Library:
+    """`<name>_run(sizes, inputs..., outputs..., message, size)` through ctypes."""
+
+    def __init__(self, path: Path, name: str) -> None:
+        self.lib = ctypes.CDLL(str(path))
+        self.run = getattr(self.lib, f"{name}_run")
+        self.message = ctypes.create_string_buffer(256)
+
+    def __call__(self, args: list[torch.Tensor], outputs: list[torch.Tensor]) -> None:
+        sizes = (ctypes.c_int64 * 2)(args[0].shape[0], args[1].shape[1])
+        ptrs = [ctypes.c_void_p(t.data_ptr()) for t in (*args, *outputs)]
+        code = self.run(sizes, *ptrs, self.message, ctypes.c_size_t(256))
+        assert code == 0, self.message.value.decode()
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
+@pytest.mark.parametrize("fn", [cutoff_energy, scripted_energy], ids=lambda f: f.__name__)
+def test_exported_library_matches_eager(fn, dtype: torch.dtype, tmp_path: Path) -> None:  # noqa: ANN001
+    library = _Library(export_library(_compile(fn, dtype), tmp_path, name="model"), "model")
+    g = torch.Generator().manual_seed(3)
+    for n, e in SIZES:
+        args = _system(n, e, dtype, g)
+        want = fn(*[a.clone() for a in args])
+        outputs = [torch.empty_like(w.detach()) for w in want]
+        library(args, outputs)
+        _check(tuple(outputs), want, dtype, f"library {fn.__name__} at N={n}, E={e}")
+
+
+def test_data_dependent_output_is_refused() -> None:
+    """Outputs are allocated by the caller from the argument sizes: one whose size
+    depends on the data is an error that says so."""
+
+    def kept_edges(pos: torch.Tensor, edge_index: torch.Tensor) -> torch.Tensor:
+        r = (pos[edge_index[0]] - pos[edge_index[1]]).norm(dim=-1)
+        return edge_index[:, r < 1.5]
+
+    with pytest.raises(UnsupportedOpError, match="depends on tensor data"):
+        compile(kept_edges, _system(6, 20, torch.float64, torch.Generator().manual_seed(4)), DIMS)

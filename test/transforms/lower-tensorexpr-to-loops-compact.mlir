@@ -1,0 +1,41 @@
+// RUN: pipeline-opt %s -p lower-tensorexpr-to-loops | filecheck %s
+
+// lower-tensorexpr-to-loops, te.compact: one sequential loop carries the count; each
+// position is stored at the current count without a branch (count <= i < N keeps the
+// store inside the buffer) and the count grows by flag != 0. Buffers with the count
+// as an extent are allocated for its bound (N), so memory is sized before the data is
+// known; loops over them run to the count.
+
+func.func @compact(%N: index, %x: tensor<?xi1> {te.dims = ["N"]}) -> tensor<f64> {
+  %p, %c = te.compact %x over %N : tensor<?xi1> -> tensor<?xi64>
+  %0 = te.compute [%c] : tensor<?xf64> {
+  ^bb0(%i: index):
+    %v = te.load %p[%i] : tensor<?xi64> -> i64
+    %f = arith.sitofp %v : i64 to f64
+    te.yield %f : f64
+  }
+  %1 = te.reduce "add" [] over [%c] : tensor<f64> {
+  ^bb0(%i: index):
+    %v = te.load %0[%i] : tensor<?xf64> -> f64
+    te.yield %v : f64
+  }
+  func.return %1 : tensor<f64>
+}
+// CHECK-LABEL: func.func @compact(%N: index, %x: memref<?xi1> {te.dims = ["N"]}, %out0: memref<?xf64> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
+// CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT:    [[C1:%[0-9]+]] = arith.constant 1 : index
+// CHECK-NEXT:    [[POS:%[0-9]+]] = memref.alloc(%N) : memref<?xi64>
+// CHECK-NEXT:    [[COUNT:%[0-9]+]] = scf.for [[I:%[0-9]+]] = [[C0]] to %N step [[C1]] iter_args([[C:%[0-9]+]] = [[C0]]) -> (index) {
+// CHECK-NEXT:      [[FLAG:%[0-9]+]] = memref.load %x{{\[}}[[I]]] : memref<?xi1>
+// CHECK-NEXT:      [[I64:%[0-9]+]] = arith.index_cast [[I]] : index to i64
+// CHECK-NEXT:      memref.store [[I64]], [[POS]]{{\[}}[[C]]] : memref<?xi64>
+// CHECK-NEXT:      [[FALSE:%[0-9]+]] = arith.constant false
+// CHECK-NEXT:      [[HIT:%[0-9]+]] = arith.cmpi ne, [[FLAG]], [[FALSE]] : i1
+// CHECK-NEXT:      [[STEP:%[0-9]+]] = arith.select [[HIT]], [[C1]], [[C0]] : index
+// CHECK-NEXT:      [[NEXT:%[0-9]+]] = arith.addi [[C]], [[STEP]] : index
+// CHECK-NEXT:      scf.yield [[NEXT]] : index
+// CHECK-NEXT:    }
+// CHECK-NEXT:    [[VALUES:%[0-9]+]] = memref.alloc(%N) : memref<?xf64>
+// CHECK-NEXT:    scf.for [[J:%[0-9]+]] = [[C0]] to [[COUNT]] step [[C1]] {
+// CHECK:         scf.for {{%[0-9]+}} = [[C0]] to [[COUNT]] step [[C1]] iter_args
+// CHECK-NOT:     te.
