@@ -1387,6 +1387,42 @@ class NonzeroOp(AtenOp):
         return (DYN, len(shape_of(self.input)))
 
 
+@irdl_op_definition
+class MaskedScatterOp(AtenOp):
+    """self with the elements where mask is true replaced, in order, by source's
+    first elements (mask broadcasts to self)."""
+
+    name = "aten.masked_scatter"
+    input = operand_def(TensorOut)
+    mask = operand_def(TensorOut)
+    source = operand_def(TensorOut)
+    result = result_def(TensorOut)
+    assembly_format = (
+        "$input `,` $mask `,` $source attr-dict `:` type($input) `,` type($mask) `,` type($source) `->` type($result)"
+    )
+
+    def infer_shape(self) -> Shape:
+        if not is_bool(elem_of(self.mask)):
+            raise VerifyException(f"{self.name}: mask must be a tensor of i1")
+        broadcast(shape_of(self.input), shape_of(self.mask))
+        return shape_of(self.input)
+
+
+@irdl_op_definition
+class MaskedScatterBackwardOp(AtenOp):
+    """The gradient of masked_scatter's source: grad_output where mask is true, in
+    order, as a tensor of `sizes` (zero past the count)."""
+
+    name = "aten.masked_scatter_backward"
+    grad_output = operand_def(TensorOut)
+    mask = operand_def(TensorOut)
+    sizes = var_operand_def(IndexType)
+    result = result_def(TensorOut)
+    assembly_format = (
+        "$grad_output `,` $mask `,` `[` $sizes `]` attr-dict `:` type($grad_output) `,` type($mask) `->` type($result)"
+    )
+
+
 # --------------------------------------------------------------------------- in place
 
 

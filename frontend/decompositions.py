@@ -36,6 +36,35 @@ DECOMPOSED: tuple[Any, ...] = (
 )
 
 
+def _cdist_forward(x1: torch.Tensor, x2: torch.Tensor, p: float, compute_mode: int | None = None) -> torch.Tensor:
+    """||x1[..., i, :] - x2[..., j, :]||_p (torch has no aten-to-aten form of it)."""
+    return torch.linalg.vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1)
+
+
+def _cdist_backward(grad: torch.Tensor, x1: torch.Tensor, x2: torch.Tensor, p: float, cdist: torch.Tensor) -> torch.Tensor:
+    """d cdist / d x1 contracted with grad: sum over j of grad[i, j] times the
+    derivative of the p-norm of x1[i] - x2[j] (0 where the distance is 0, as torch)."""
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    dist = cdist.unsqueeze(-1)
+    if p == 0:
+        return torch.zeros_like(x1)
+    if p == 1:
+        term = torch.sign(diff)
+    elif p == float("inf"):
+        term = torch.sign(diff) * (diff.abs() == dist)
+    else:
+        term = torch.sign(diff) * diff.abs() ** (p - 1) / dist ** (p - 1)
+    term = torch.where(dist == 0, torch.zeros_like(term), term)
+    return (grad.unsqueeze(-1) * term).sum(-2)
+
+
+OWN: dict[Any, Any] = {
+    aten._cdist_forward.default: _cdist_forward,
+    aten._cdist_backward.default: _cdist_backward,
+}
+"""Core ops torch has no aten-level decomposition for, written here."""
+
+
 def decompositions() -> dict[Any, Any]:
-    """torch's core table plus `DECOMPOSED`."""
-    return {**core_aten_decompositions(), **get_decompositions(list(DECOMPOSED))}
+    """torch's core table plus `DECOMPOSED` and `OWN`."""
+    return {**core_aten_decompositions(), **get_decompositions(list(DECOMPOSED)), **OWN}

@@ -62,17 +62,13 @@ EXCLUDED = {
 """Deliberately not compiled, with the reason."""
 
 NOT_YET = {
-    "masked_scatter": "data-dependent positions (a prefix count of the mask)",
     "_local_scalar_dense": ".item(): a data-dependent scalar",
-    "_cdist_forward": "torch.cdist (and its non-core backward _cdist_backward)",
     "_pdist_forward": "torch.pdist",
 }
 """Not supported yet: each raises an error naming the op (tested below)."""
 
 _NOT_YET_CALLS = {
-    "masked_scatter": lambda x: x.masked_scatter(x > 0, x * 2),
     "_local_scalar_dense": lambda x: x * x[0, 0].item(),
-    "_cdist_forward": lambda x: torch.cdist(x, x, compute_mode="donot_use_mm_for_euclid_dist"),
     "_pdist_forward": lambda x: torch.pdist(x.T),
 }
 

@@ -390,6 +390,8 @@ NORMS = [
       sizes=(2, 7, 33)),
     C("var", lambda x: (x.var(0), x.var(1, correction=0, keepdim=True), torch.var(x), aten.var.dim(x, [0], False)), [_ACT],
       ["var.correction"], decomposed=("var.dim",), sizes=(2, 7, 33)),
+    C("cdist", lambda x, y: tuple(torch.cdist(x, y, p, compute_mode="donot_use_mm_for_euclid_dist") for p in (1.0, 2.0, 3.0)),
+      [NX, X(4, 3)], [], grad=(0, 1), decomposed=("_cdist_forward", "_cdist_backward")),
     C("var_mean", lambda x: torch.var_mean(x, 1, correction=2), [_ACT], ["var_mean.correction"]),
 ]
 
@@ -441,6 +443,8 @@ MORE_INDEXING = [
     C("nonzero", lambda x, i: (torch.nonzero(x > 0).to(x.dtype).sum(0), x[x > 0.5].sum(), (x[x[:, 1] < 0] ** 2).sum(0),
                                torch.nonzero(i).sum(0)),
       [NX, X("N", 2, kind="intd")], ["nonzero"]),
+    C("masked_scatter", lambda x, s, m: (x.masked_scatter(x > 0, s * 2), x.masked_scatter(m, s)), [NX, X("N", 3), X(3, kind="bool")],
+      ["masked_scatter", "masked_scatter_backward"], grad=(0, 1)),
     C("embedding_dense_backward", lambda w, i: F.embedding(i, w), [X("N", 4), I("E", lo=0, hi="N")], [],
       grad=(0,), decomposed=("embedding_dense_backward",)),
     C("empty_strided", lambda x: torch.empty_strided((x.shape[0], 3), (3, 1), dtype=x.dtype).copy_(x), [NX], ["empty_strided"]),

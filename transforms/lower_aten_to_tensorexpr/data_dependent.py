@@ -12,7 +12,7 @@ from xdsl.ir import SSAValue
 from dialects import aten
 from dialects import tensorexpr as te
 from transforms.lower_aten_to_tensorexpr.base import LoweringBase
-from transforms.lower_aten_to_tensorexpr.scalars import cast
+from transforms.lower_aten_to_tensorexpr.scalars import cast, const
 
 
 class DataDependentLowerings(LoweringBase):
@@ -39,3 +39,44 @@ class DataDependentLowerings(LoweringBase):
             return cast(b, value, i64)
 
         return self.compute(t, [compact.count, self.index(max(rank, 1))], body)
+
+    def _compact_mask(self, mask: SSAValue, like: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """(positions, count) of the true elements of mask broadcast to like's shape,
+        as flat indices of like."""
+        ext = self.dims(like)
+        shape = aten.shape_of(like)
+        n = self.numel(self.b, ext)
+        flags = self.compute(TensorType(i1, [DYNAMIC_INDEX]), [n], lambda b, idx: cast(
+            b, self.load_broadcast(b, mask, self.delinearize(b, idx[0], ext), shape), i1))
+        compact = self.b.insert(te.CompactOp(flags, n))
+        self.extents[compact.positions] = [compact.count]
+        return compact.positions, compact.count
+
+    def lower_MaskedScatter(self, op: aten.MaskedScatterOp) -> SSAValue:
+        """self, then source's j-th element assigned at the j-th true position."""
+        positions, count = self._compact_mask(op.mask, op.input)
+        ext, src = self.dims(op.input), self.dims(op.source)
+        et = aten.elem_of(op.result)
+
+        def body(b: Builder, idx: list[SSAValue]) -> tuple[list[SSAValue], SSAValue]:
+            flat = cast(b, self.load(b, positions, idx), idx[0].type)
+            value = self.load(b, op.source, self.delinearize(b, idx[0], src) if src else [])
+            return self.delinearize(b, flat, ext), cast(b, value, et)
+
+        return self.scatter("assign", op.input, [count], body)
+
+    def lower_MaskedScatterBackward(self, op: aten.MaskedScatterBackwardOp) -> SSAValue:
+        """zeros of `sizes`, then grad's j-th true element assigned at flat index j."""
+        t = op.result.type
+        assert isinstance(t, TensorType)
+        positions, count = self._compact_mask(op.mask, op.grad_output)
+        ext = self.dims(op.grad_output)
+        out = self.result_extents(t, list(op.sizes))
+        et = t.get_element_type()
+        zeros = self.compute(t, out, lambda b, idx: const(b, 0, et))
+
+        def body(b: Builder, idx: list[SSAValue]) -> tuple[list[SSAValue], SSAValue]:
+            flat = cast(b, self.load(b, positions, idx), idx[0].type)
+            return self.delinearize(b, idx[0], out), cast(b, self.load(b, op.grad_output, self.delinearize(b, flat, ext)), et)
+
+        return self.scatter("assign", zeros, [count], body)

@@ -593,6 +593,12 @@ func.func @core_opset(%N: index, %x: tensor<?x3xf32>, %y: tensor<3xf32>, %i: ten
   // CHECK-NEXT: %scv = aten.scatter.value %x, %idx, %f {dim = 0 : i64} : tensor<?x3xf32>, tensor<?x3xi64>, f64 -> tensor<?x3xf32>
   %scr = aten.scatter_reduce.two %x, %idx, %x {dim = 0 : i64, reduce = "amax", include_self = false} : tensor<?x3xf32>, tensor<?x3xi64>, tensor<?x3xf32> -> tensor<?x3xf32>
   // CHECK-NEXT: %scr = aten.scatter_reduce.two %x, %idx, %x {dim = 0 : i64, reduce = "amax", include_self = false} : tensor<?x3xf32>, tensor<?x3xi64>, tensor<?x3xf32> -> tensor<?x3xf32>
+  %m = aten.gt.Scalar %x, %f : tensor<?x3xf32>, f64 -> tensor<?x3xi1>
+  // CHECK-NEXT: %m = aten.gt.Scalar %x, %f : tensor<?x3xf32>, f64 -> tensor<?x3xi1>
+  %ms = aten.masked_scatter %x, %m, %x : tensor<?x3xf32>, tensor<?x3xi1>, tensor<?x3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %ms = aten.masked_scatter %x, %m, %x : tensor<?x3xf32>, tensor<?x3xi1>, tensor<?x3xf32> -> tensor<?x3xf32>
+  %msb = aten.masked_scatter_backward %x, %m, [%N, %c2] : tensor<?x3xf32>, tensor<?x3xi1> -> tensor<?x2xf32>
+  // CHECK-NEXT: %msb = aten.masked_scatter_backward %x, %m, [%N, %c2] : tensor<?x3xf32>, tensor<?x3xi1> -> tensor<?x2xf32>
   %nz = aten.nonzero %x : tensor<?x3xf32> -> tensor<?x2xi64>
   // CHECK-NEXT: %nz = aten.nonzero %x : tensor<?x3xf32> -> tensor<?x2xi64>
   func.return %x : tensor<?x3xf32>
