@@ -46,7 +46,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import Pure
+from xdsl.traits import MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 Shape = tuple[int, ...]
@@ -1421,6 +1421,28 @@ class MaskedScatterBackwardOp(AtenOp):
     assembly_format = (
         "$grad_output `,` $mask `,` `[` $sizes `]` attr-dict `:` type($grad_output) `,` type($mask) `->` type($result)"
     )
+
+
+# --------------------------------------------------------------------------- assertions
+
+
+class AssertLike(AtenOp):
+    """A check the captured graph makes on data (F.one_hot: no negative class): no
+    result, and an effect (failing the call: a write, which keeps it alive)."""
+
+    input = operand_def(TensorOut)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "$input attr-dict `:` type($input)"
+
+    def verify_(self) -> None:
+        if shape_of(self.input) != () or not isinstance(elem_of(self.input), IntegerType):
+            raise VerifyException(f"{self.name}: the condition must be a 0-d integer or i1 tensor")
+
+
+AssertAsyncMsgOp = _binary("AssertAsyncMsgOp", "_assert_async.msg",
+                           type("_AM", (AssertLike,), {"assert_msg": prop_def(StringAttr)}),
+                           "fail the call with assert_msg when self is false")
+AssertAsyncOp = _binary("AssertAsyncOp", "_assert_async", AssertLike, "fail the call when self is false")
 
 
 # --------------------------------------------------------------------------- in place

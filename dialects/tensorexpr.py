@@ -15,6 +15,7 @@ body, never copies. `te.reduce` adds reduction axes; `te.scatter` is the update
 form shared by index_put, scatter_add, index_add, slice_scatter and friends: the
 result is `base` with `result[at(p)] (+)= value(p)` for every point `p` of its space.
 `te.index` turns loaded data into an index and checks its range at run time.
+`te.check` is an assertion of the graph, checked at run time like `te.index`.
 `te.compact` lists the nonzero positions of a tensor: its count is a size known
 only at run time (bounded by the input's size), used as an extent like N and E.
 """
@@ -344,6 +345,30 @@ class CompactOp(IRDLOperation):
             raise VerifyException(f"{self.name}: positions must be tensor<?xi64>")
 
 
+@irdl_op_definition
+class CheckOp(IRDLOperation):
+    """A run-time assertion of the captured graph (torch's _assert_async): when the
+    0-d `condition` is false the call fails with the message of `site`. It writes the
+    status, so it has an effect: nothing removes or reorders it."""
+
+    name = "te.check"
+    condition = operand_def(TensorType[Attribute])
+    site = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$condition attr-dict `:` type($condition)"
+
+    def __init__(self, condition: SSAValue, site: int):
+        super().__init__(operands=[condition], properties={"site": IntegerAttr(site, 64)})
+
+    def verify_(self) -> None:
+        t = self.condition.type
+        assert isinstance(t, TensorType)
+        if t.get_num_dims() != 0 or not isinstance(t.get_element_type(), IntegerType):
+            raise VerifyException(f"{self.name}: the condition must be a 0-d integer (or i1) tensor")
+        if self.site.value.data < 1:
+            raise VerifyException(f"{self.name}: site must be >= 1 (0 means no error)")
+
+
 def _segments(*sizes: int) -> Attribute:
     from xdsl.dialects.builtin import DenseArrayBase, i32
 
@@ -352,6 +377,6 @@ def _segments(*sizes: int) -> Attribute:
 
 TensorExpr = Dialect(
     "te",
-    [ComputeOp, ReduceOp, ScatterOp, LoadOp, IndexOp, WeightOp, YieldOp, UpdateOp, CompactOp],
+    [ComputeOp, ReduceOp, ScatterOp, LoadOp, IndexOp, WeightOp, YieldOp, UpdateOp, CompactOp, CheckOp],
     [],
 )

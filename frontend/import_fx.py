@@ -206,7 +206,7 @@ class _Importer:
             results = self._aten(node)
             if isinstance(node.meta.get("val"), (tuple, list)):
                 self.tuples[node] = results
-            else:
+            elif results:
                 self.values[node] = results[0]
             if node.target is torch.ops.aten.nonzero.default:
                 self._define_size(val.shape[0], results[0], 0)
@@ -232,8 +232,8 @@ class _Importer:
         op_def = op_cls.get_irdl_definition()
         operand_defs = dict(op_def.operands)
         schema = target._schema
-        val = node.meta["val"]
-        vals = val if isinstance(val, (tuple, list)) else (val,)
+        val = node.meta.get("val")
+        vals = val if isinstance(val, (tuple, list)) else () if val is None and not schema_returns(target) else (val,)
         if not all(isinstance(v, torch.Tensor) for v in vals):
             raise ImportError_(_unsupported(node, f"aten.{overload} (non-tensor result)"))
 
@@ -425,6 +425,10 @@ class _Importer:
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def schema_returns(target: Any) -> int:
+    return len(target._schema.returns)
 
 
 def _ssa_name(name: str) -> str:

@@ -162,7 +162,10 @@ class CompiledFunction:
                      *self._profile_args, *[a.data_ptr() for a in arenas])
         self._calls += 1
         if status.value:
-            raise IndexError(f"{self.name}: {self.sites[status.value - 1]}: an index is out of range")
+            site = self.sites[status.value - 1]
+            if site.startswith("assertion failed"):  # a te.check: torch raises RuntimeError
+                raise RuntimeError(f"{self.name}: {site}")
+            raise IndexError(f"{self.name}: {site}: an index is out of range")
         if numpy_out:
             outs = [o.numpy() for o in outs]
         return outs[0] if self.single_output else tuple(outs)

@@ -53,6 +53,7 @@ STATUS_CODES: dict[str, tuple[int, str]] = {
     "PIPELINE_ERROR_SIZE": (2, "the sizes break the captured relations (a symbol's range), or overflow"),
     "PIPELINE_ERROR_INDEX": (3, "an index tensor holds an out-of-range index"),
     "PIPELINE_ERROR_MEMORY": (4, "the workspace for these sizes cannot be allocated"),
+    "PIPELINE_ERROR_ASSERT": (5, "an assertion of the captured graph failed (torch raises there too)"),
 }
 """Return codes of every exported function, the same for every library."""
 
@@ -544,6 +545,7 @@ def wrapper_source(sig: _Signature) -> str:
         "#include <stdarg.h>",
         "#include <stdio.h>",
         "#include <stdlib.h>",
+        "#include <string.h>",
         "",
         "int omp_get_max_threads(void);  /* libgomp: OMP_NUM_THREADS, or every core */",
         "",
@@ -568,7 +570,7 @@ def wrapper_source(sig: _Signature) -> str:
         f"/* Weights, in the kernel's argument order ({sum(w.numel() for _, w in sig.weights)} elements). */",
     ]
     out += [_weight_array(sig, k) for k in range(len(sig.weights))]
-    out += ["", "/* Index-check sites, by the status number the kernel writes (1-based). */",
+    out += ["", "/* Check sites (index ranges, assertions), by the status number the kernel writes (1-based). */",
             f"static const char *const sites[{max(1, len(sig.sites))}] = {{"]
     out += [f"  {_c_string(s)}," for s in sig.sites] or ['  "",']
     out += ["};", "", "static const char *const names[] = {"]
@@ -671,6 +673,8 @@ def wrapper_source(sig: _Signature) -> str:
     out += [
         "  if (status != 0) {",
         f"    const char *site = status >= 1 && status <= {len(sig.sites)} ? sites[status - 1] : \"an index\";",
+        "    if (strncmp(site, \"assertion failed\", 16) == 0)",
+        "      return report(message, message_size, PIPELINE_ERROR_ASSERT, \"%s: %s\", fn, site);",
         "    return report(message, message_size, PIPELINE_ERROR_INDEX, \"%s: %s: an index is out of range\", fn, site);",
         "  }",
         "  return success(message, message_size);",

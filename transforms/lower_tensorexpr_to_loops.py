@@ -290,6 +290,18 @@ class _FunctionLowering:
         self.values[op.count] = total
         self.bounds[total] = n
 
+    def lower_check(self, op: te.CheckOp) -> None:
+        """if !condition: status = site (the first failure is reported)."""
+        cond = self.b.insert(memref.LoadOp.get(self.buffers[op.condition].memref, [self.zero])).res
+        zero = self.b.insert(arith.ConstantOp(IntegerAttr(0, cond.type))).result
+        failed = self.b.insert(arith.CmpiOp(cond, zero, "eq")).result
+        then = Block()
+        tb = Builder(InsertPoint.at_end(then))
+        code = tb.insert(arith.ConstantOp(IntegerAttr(op.site.value.data, i32))).result
+        tb.insert(memref.StoreOp.get(code, self.status, [self.zero]))
+        tb.insert(scf.YieldOp())
+        self.b.insert(scf.IfOp(failed, [], Region(then)))
+
     def copy(self, src: _Buffer, dst: SSAValue) -> None:
         n = self.numel(self.b, src.extents)
 
@@ -315,6 +327,8 @@ class _FunctionLowering:
             self.lower_scatter(op)
         elif isinstance(op, te.CompactOp):
             self.lower_compact(op)
+        elif isinstance(op, te.CheckOp):
+            self.lower_check(op)
         elif op.dialect_name() in ("arith", "math"):
             clone = op.clone(value_mapper=dict(self.values))
             self.b.insert(clone)
@@ -649,6 +663,8 @@ def _identity(b: Builder, kind: str, t: Attribute) -> SSAValue:
         return const(b, 0, t)
     if kind == "mul":
         return const(b, 1, t)
+    if not is_float(t) and t.width.data == 1:  # type: ignore[attr-defined]
+        return const(b, kind == "min", t)  # bool: false < true (unsigned), min is all, max any
     big = float("inf") if is_float(t) else (2 ** (t.width.data - 1) - 1)  # type: ignore[attr-defined]
     return const(b, -big if kind == "max" else big, t) if is_float(t) else const(b, -big - 1 if kind == "max" else big, t)
 
@@ -663,10 +679,11 @@ def _combine(b: Builder, kind: str, acc: SSAValue, x: SSAValue, *, reassociate: 
     if f and reassociate and kind in ("add", "mul"):
         flags = arith.FastMathFlagsAttr([arith.FastMathFlag.REASSOC, arith.FastMathFlag.ALLOW_CONTRACT])
         return b.insert((arith.AddfOp if kind == "add" else arith.MulfOp)(acc, x, flags)).result
+    boolean = not f and (t.element_type if isinstance(t, VectorType) else t).width.data == 1  # type: ignore[attr-defined]
     op = {
         "add": arith.AddfOp if f else arith.AddiOp,
         "mul": arith.MulfOp if f else arith.MuliOp,
-        "max": arith.MaximumfOp if f else arith.MaxSIOp,
-        "min": arith.MinimumfOp if f else arith.MinSIOp,
+        "max": arith.MaximumfOp if f else arith.MaxUIOp if boolean else arith.MaxSIOp,
+        "min": arith.MinimumfOp if f else arith.MinUIOp if boolean else arith.MinSIOp,
     }[kind]
     return b.insert(op(acc, x)).results[0]

@@ -1,8 +1,9 @@
-"""Sizes that depend on data: a model that filters its own edge list by a cutoff
-(`edge_index[:, r < rc]`), nonzero and boolean-mask indexing, compiled once and run
-through the JIT and through the exported library at sizes never traced, against eager,
-in f32 and f64, energy and forces. Also a model calling a `@torch.jit.script` helper,
-through the exported library."""
+"""What depends on data: sizes (a model that filters its own edge list by a cutoff,
+`edge_index[:, r < rc]`, nonzero and boolean-mask indexing) and the graph's own
+run-time assertions (F.one_hot's class checks), compiled once and run through the JIT
+and through the exported library at sizes never traced, against eager, in f32 and
+f64, energy and forces. Also a model calling a `@torch.jit.script` helper, through the
+exported library."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from torch.export import Dim
 
 from frontend.import_fx import UnsupportedOpError
 from pipeline.compiler import CompiledFunction, compile
-from pipeline.export import export_library
+from pipeline.export import STATUS_CODES, export_library
 
 DIMS = [{0: Dim("N")}, {1: Dim("E")}]
 SIZES = [(5, 7), (40, 300), (9, 2), (64, 900)]
@@ -53,6 +54,14 @@ def scripted_energy(pos: torch.Tensor, edge_index: torch.Tensor) -> tuple[torch.
     pos = pos.requires_grad_(True)
     d = (pos[edge_index[0]] - pos[edge_index[1]]).norm(dim=-1)
     energy = _scatter_sum(torch.exp(-d), edge_index[0], pos.shape[0]).sum()
+    return energy, -torch.autograd.grad(energy, pos)[0]
+
+
+def one_hot_energy(pos: torch.Tensor, species: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per-species weights through F.one_hot, which asserts 0 <= species < 3."""
+    pos = pos.requires_grad_(True)
+    weight = torch.nn.functional.one_hot(species, 3).to(pos.dtype) @ torch.tensor([1.0, -2.0, 0.5], dtype=pos.dtype)
+    energy = (weight * (pos**2).sum(1)).sum()
     return energy, -torch.autograd.grad(energy, pos)[0]
 
 
@@ -114,6 +123,36 @@ def test_exported_library_matches_eager(fn, dtype: torch.dtype, tmp_path: Path) 
         outputs = [torch.empty_like(w.detach()) for w in want]
         library(args, outputs)
         _check(tuple(outputs), want, dtype, f"library {fn.__name__} at N={n}, E={e}")
+
+
+_ONE_HOT_DIMS = [{0: Dim("N")}, {0: Dim("N")}]
+
+
+@pytest.fixture(scope="module")
+def one_hot() -> CompiledFunction:
+    g = torch.Generator().manual_seed(5)
+    return compile(one_hot_energy, [torch.randn(6, 3, dtype=torch.float64, generator=g),
+                                    torch.randint(0, 3, (6,), generator=g)], _ONE_HOT_DIMS)
+
+
+@pytest.mark.parametrize("bad, message", [(-1, "non-negative"), (3, "smaller than num_classes")])
+def test_graph_assertions_are_checked(one_hot: CompiledFunction, bad: int, message: str, tmp_path: Path) -> None:
+    """F.one_hot's _assert_async checks run in the JIT (RuntimeError, as torch) and in
+    the exported library (PIPELINE_ERROR_ASSERT), with the graph's message."""
+    g = torch.Generator().manual_seed(6)
+    pos, species = torch.randn(11, 3, dtype=torch.float64, generator=g), torch.randint(0, 3, (11,), generator=g)
+    _check(one_hot(pos, species), one_hot_energy(pos.clone(), species), torch.float64, "one_hot in range")
+    species[4] = bad
+    with pytest.raises(RuntimeError, match=message):
+        one_hot_energy(pos.clone(), species)
+    with pytest.raises(RuntimeError, match=message):
+        one_hot(pos, species)
+    lib = ctypes.CDLL(str(export_library(one_hot, tmp_path, name="one_hot")))
+    out = [torch.empty((), dtype=torch.float64), torch.empty(11, 3, dtype=torch.float64)]
+    text = ctypes.create_string_buffer(256)
+    code = lib.one_hot_run((ctypes.c_int64 * 1)(11), *[ctypes.c_void_p(t.data_ptr()) for t in (pos, species, *out)],
+                           text, ctypes.c_size_t(256))
+    assert code == STATUS_CODES["PIPELINE_ERROR_ASSERT"][0] and message in text.value.decode(), text.value
 
 
 def test_data_dependent_output_is_refused() -> None:

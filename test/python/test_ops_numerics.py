@@ -406,6 +406,9 @@ MORE_REDUCTIONS = [
       [X("N", 4), X("N", 3, kind="intd")], ["argmax", "argmin"], grad=()),
     C("max.dim-min.dim", lambda x: (x.max(1)[0], x.max(1)[1], x.min(0, keepdim=True)[0], x.min(0)[1], x.max(-1).values.sum()),
       [X("N", 4)], ["max.dim", "min.dim"]),
+    # on i1 true is -1 signed: max/min of bools must compare unsigned (any/all, or/and)
+    C("bool-extremes", lambda b, c: (b.amin(1), b.amax(0), b.amin(), torch.maximum(b, c), torch.minimum(b, c)),
+      [X("N", 3, kind="bool"), X("N", 3, kind="bool")], ["amin", "amax", "maximum", "minimum"], grad=()),
     C("cumsum", lambda x, i: (x.cumsum(0), x.cumsum(-1), i.cumsum(0)), [X("N", 3), X("N", 2, kind="intd")], ["cumsum"], grad=(0,)),
     C("sort", lambda x, i: (*torch.sort(x, 1), *torch.sort(x, 0, descending=True), *torch.sort(i, dim=0, stable=True)),
       [X("N", 5), X("N", 2, kind="intd")], ["sort", "sort.stable"], grad=(0,)),

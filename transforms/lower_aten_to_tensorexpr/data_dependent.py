@@ -1,4 +1,5 @@
-"""Ops whose result size depends on data: nonzero (and through it boolean-mask
+"""Ops that depend on data beyond values: run-time assertions (te.check), and ops
+whose result size depends on data: nonzero (and through it boolean-mask
 indexing, which the importer writes as nonzero). The count of nonzero elements is
 `te.compact`'s second result, an `index` extent like N and E for every later op."""
 
@@ -80,3 +81,12 @@ class DataDependentLowerings(LoweringBase):
             return self.delinearize(b, idx[0], out), cast(b, self.load(b, op.grad_output, self.delinearize(b, flat, ext)), et)
 
         return self.scatter("assign", zeros, [count], body)
+
+    def lower_AssertAsyncMsg(self, op: aten.AtenOp) -> list[SSAValue]:
+        """te.check of the condition, with the graph's message as its site."""
+        msg = op.properties.get("assert_msg")
+        self.sites.append("assertion failed: " + (msg.data if msg is not None else "_assert_async"))  # type: ignore[attr-defined]
+        self.b.insert(te.CheckOp(op.input, len(self.sites)))  # type: ignore[attr-defined]
+        return []
+
+    lower_AssertAsync = lower_AssertAsyncMsg

@@ -82,13 +82,18 @@ def cast(b: Builder, v: SSAValue, to: Attribute) -> SSAValue:
     return b.insert(arith.TruncIOp(v, to)).result
 
 
+_UNSIGNED_ON_BOOL = {arith.MaxSIOp: arith.MaxUIOp, arith.MinSIOp: arith.MinUIOp}
+"""On i1, true is -1 signed: max/min of bools compare unsigned (false < true), as torch."""
+
+
 def binary(float_op: type[Operation], int_op: type[Operation] | None = None) -> Scalar:
     def build(b: Builder, args: list[SSAValue], t: Attribute) -> SSAValue:
         if is_float(t):
             return b.insert(float_op(args[0], args[1])).results[0]
         if int_op is None:
             raise LoweringError(f"no integer form of {float_op.name}")
-        return b.insert(int_op(args[0], args[1])).results[0]
+        op = _UNSIGNED_ON_BOOL.get(int_op, int_op) if width(t) == 1 else int_op
+        return b.insert(op(args[0], args[1])).results[0]
 
     return build
 

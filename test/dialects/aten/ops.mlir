@@ -599,6 +599,12 @@ func.func @core_opset(%N: index, %x: tensor<?x3xf32>, %y: tensor<3xf32>, %i: ten
   // CHECK-NEXT: %ms = aten.masked_scatter %x, %m, %x : tensor<?x3xf32>, tensor<?x3xi1>, tensor<?x3xf32> -> tensor<?x3xf32>
   %msb = aten.masked_scatter_backward %x, %m, [%N, %c2] : tensor<?x3xf32>, tensor<?x3xi1> -> tensor<?x2xf32>
   // CHECK-NEXT: %msb = aten.masked_scatter_backward %x, %m, [%N, %c2] : tensor<?x3xf32>, tensor<?x3xi1> -> tensor<?x2xf32>
+  %any = aten.sum %m : tensor<?x3xi1> -> tensor<i1>
+  // CHECK-NEXT: %any = aten.sum %m : tensor<?x3xi1> -> tensor<i1>
+  aten._assert_async.msg %any {assert_msg = "some x > 0.5"} : tensor<i1>
+  // CHECK-NEXT: aten._assert_async.msg %any {assert_msg = "some x > 0.5"} : tensor<i1>
+  aten._assert_async %any : tensor<i1>
+  // CHECK-NEXT: aten._assert_async %any : tensor<i1>
   %nz = aten.nonzero %x : tensor<?x3xf32> -> tensor<?x2xi64>
   // CHECK-NEXT: %nz = aten.nonzero %x : tensor<?x3xf32> -> tensor<?x2xi64>
   func.return %x : tensor<?x3xf32>

@@ -437,3 +437,13 @@ func.func @compact_rank(%N: index, %m: tensor<?x3xi1>) -> tensor<?xi64> {
 }
 // CHECK: {{^// -{5}$}}
 // CHECK-NEXT: te.compact: flags must be a 1-d integer (or i1) tensor
+
+// -----
+
+// te.check: the condition is one value.
+func.func @check_rank(%ok: tensor<3xi1>) {
+  te.check %ok {site = 1 : i64} : tensor<3xi1>
+  func.return
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: te.check: the condition must be a 0-d integer (or i1) tensor

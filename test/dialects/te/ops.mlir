@@ -215,4 +215,14 @@ func.func @compact(%N: index, %m: tensor<?xi1>) -> tensor<?xi64> {
   // CHECK-NEXT: func.return %p : tensor<?xi64>
 }
 // CHECK-NEXT: }
+
+// te.check: a run-time assertion with its error site.
+func.func @check(%ok: tensor<i1>) {
+  // CHECK: func.func @check(%ok: tensor<i1>) {
+  te.check %ok {site = 2 : i64} : tensor<i1>
+  // CHECK-NEXT: te.check %ok {site = 2 : i64} : tensor<i1>
+  func.return
+  // CHECK-NEXT: func.return
+}
+// CHECK-NEXT: }
 // CHECK-NEXT: }

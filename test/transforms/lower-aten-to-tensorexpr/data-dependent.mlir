@@ -42,3 +42,20 @@ func.func @nonzero(%N: index, %x: tensor<?x3xf64> {aten.dims = ["N", 3 : i64]}) 
 // CHECK-NEXT:    func.return [[OUT]] : tensor<?x2xi64>
 // CHECK-NEXT:  }
 // CHECK-NOT: aten.
+
+// _assert_async.msg: a te.check of the condition; its message is the function's
+// check site (te.index_sites), numbered from 1 like the index checks.
+func.func @assert(%N: index, %x: tensor<?xi64> {aten.dims = ["N"]}) -> tensor<?xi64> {
+  %c0 = arith.constant 0 : i64
+  %ge = aten.ge.Scalar %x, %c0 : tensor<?xi64>, i64 -> tensor<?xi1>
+  %all = aten.amin %ge : tensor<?xi1> -> tensor<i1>
+  aten._assert_async.msg %all {assert_msg = "x must be >= 0"} : tensor<i1>
+  func.return %x : tensor<?xi64>
+}
+// CHECK-LABEL: func.func @assert(%N: index, %x: tensor<?xi64> {te.dims = ["N"]}) -> tensor<?xi64> attributes {te.index_sites = ["assertion failed: x must be >= 0"]} {
+// CHECK:         %all = te.reduce "min" [] over [%N] : tensor<i1> {
+// CHECK:         }
+// CHECK-NEXT:    te.check %all {site = 1 : i64} : tensor<i1>
+// CHECK-NEXT:    func.return %x : tensor<?xi64>
+// CHECK-NEXT:  }
+// CHECK-NOT: aten.

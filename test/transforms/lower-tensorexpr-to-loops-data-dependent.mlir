@@ -1,6 +1,6 @@
 // RUN: pipeline-opt %s -p lower-tensorexpr-to-loops | filecheck %s
 
-// lower-tensorexpr-to-loops, te.compact: one sequential loop carries the count; each
+// lower-tensorexpr-to-loops, what depends on data. te.compact: one sequential loop carries the count; each
 // position is stored at the current count without a branch (count <= i < N keeps the
 // store inside the buffer) and the count grows by flag != 0. Buffers with the count
 // as an extent are allocated for its bound (N), so memory is sized before the data is
@@ -38,4 +38,22 @@ func.func @compact(%N: index, %x: tensor<?xi1> {te.dims = ["N"]}) -> tensor<f64>
 // CHECK-NEXT:    [[VALUES:%[0-9]+]] = memref.alloc(%N) : memref<?xf64>
 // CHECK-NEXT:    scf.for [[J:%[0-9]+]] = [[C0]] to [[COUNT]] step [[C1]] {
 // CHECK:         scf.for {{%[0-9]+}} = [[C0]] to [[COUNT]] step [[C1]] iter_args
+// CHECK-NOT:     te.
+
+// te.check: the condition is loaded and, when false, its site becomes the status (the
+// call then fails with the site's message); the check stays where the graph had it.
+func.func @check(%N: index, %c: tensor<i1> {te.dims = []}, %x: tensor<?xf64> {te.dims = ["N"]}) -> tensor<?xf64> {
+  te.check %c {site = 1 : i64} : tensor<i1>
+  func.return %x : tensor<?xf64>
+}
+// CHECK-LABEL: func.func @check(%N: index, %c: memref<?xi1> {te.dims = []}, %x: memref<?xf64> {te.dims = ["N"]}, %out0: memref<?xf64> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
+// CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT:    {{%[0-9]+}} = arith.constant 1 : index
+// CHECK-NEXT:    [[COND:%[0-9]+]] = memref.load %c{{\[}}[[C0]]] : memref<?xi1>
+// CHECK-NEXT:    [[FALSE:%[0-9]+]] = arith.constant false
+// CHECK-NEXT:    [[FAILED:%[0-9]+]] = arith.cmpi eq, [[COND]], [[FALSE]] : i1
+// CHECK-NEXT:    scf.if [[FAILED]] {
+// CHECK-NEXT:      [[SITE:%[0-9]+]] = arith.constant 1 : i32
+// CHECK-NEXT:      memref.store [[SITE]], %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT:    }
 // CHECK-NOT:     te.
