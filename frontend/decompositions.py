@@ -58,9 +58,172 @@ def _cdist_backward(grad: torch.Tensor, x1: torch.Tensor, x2: torch.Tensor, p: f
     return (grad.unsqueeze(-1) * term).sum(-2)
 
 
+# --------------------------------------------------------------------------- small linear algebra
+# LAPACK-style LU with partial pivoting, unrolled over a static n (3x3 cells, 2x2 ...):
+# det, inverse, solve and their backward formulas (which call lu_solve) become
+# elementwise code. A dynamic or large n keeps the op (NotImplemented).
+
+MAX_UNROLLED = 8
+
+
+def _unrollable(A: torch.Tensor) -> bool:
+    n = A.shape[-1]
+    return isinstance(n, int) and A.shape[-2] == n and n <= MAX_UNROLLED
+
+
+def _swap_rows(M: torch.Tensor, k: int, p: torch.Tensor) -> torch.Tensor:
+    """M with rows k and p (one per batch) exchanged, by selects (exact)."""
+    rows = torch.arange(M.shape[-2])
+    at_p = (rows == p.unsqueeze(-1)).unsqueeze(-1)
+    at_k = (rows == k).unsqueeze(-1)
+    row_k = M[..., k:k + 1, :]
+    row_p = torch.where(at_p, M, torch.zeros_like(M)).sum(-2, keepdim=True)
+    return torch.where(at_k, row_p, torch.where(at_p, row_k, M))
+
+
+def _lu_factor(A: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(LU, pivots) with A = P L U: L unit lower and U upper packed in LU, pivots
+    1-based int32 row interchanges (LAPACK's getrf)."""
+    n = A.shape[-1]
+    LU, pivots = A, []
+    for k in range(n):
+        p = LU[..., k:, k].abs().argmax(-1) + k
+        pivots.append(p)
+        LU = _swap_rows(LU, k, p)
+        if k + 1 < n:
+            factors = LU[..., k + 1:, k:k + 1] / LU[..., k:k + 1, k:k + 1]
+            lower = LU[..., k + 1:, k + 1:] - factors * LU[..., k:k + 1, k + 1:]
+            LU = torch.cat([LU[..., :k + 1, :], torch.cat([LU[..., k + 1:, :k], factors, lower], -1)], -2)
+    return LU, (torch.stack(pivots, -1) + 1).to(torch.int32)
+
+
+def _info(LU: torch.Tensor) -> torch.Tensor:
+    """LAPACK's info: 1 + the first zero on U's diagonal, 0 if none."""
+    zero = LU.diagonal(0, -2, -1) == 0
+    return torch.where(zero.any(-1), zero.to(torch.int32).argmax(-1).to(torch.int32) + 1, torch.zeros_like(zero[..., 0], dtype=torch.int32))
+
+
+def _triangular(T: torch.Tensor, X: torch.Tensor, lower: bool, unit: bool) -> torch.Tensor:
+    """T^-1 X by substitution, T triangular with a static n."""
+    n = T.shape[-1]
+    ys: list[Any] = [None] * n
+    for i in range(n) if lower else reversed(range(n)):
+        y = X[..., i:i + 1, :]
+        for j in range(i) if lower else range(i + 1, n):
+            y = y - T[..., i:i + 1, j:j + 1] * ys[j]
+        ys[i] = y if unit else y / T[..., i:i + 1, i:i + 1]
+    return torch.cat(ys, -2)
+
+
+def _lu_solve(LU: torch.Tensor, pivots: torch.Tensor, B: torch.Tensor, *, left: bool = True,
+              adjoint: bool = False) -> torch.Tensor:
+    """X with A X = B (A^H X = B if adjoint; X A = B unless left), A = P L U."""
+    if not _unrollable(LU):
+        return NotImplemented
+    if not left:
+        return _lu_solve(LU, pivots, B.mT, adjoint=not adjoint).mT
+    n = LU.shape[-1]
+    rows = torch.arange(n)
+    below = rows.unsqueeze(-1) > rows
+    L = torch.where(below, LU, torch.zeros_like(LU)) + torch.eye(n, dtype=LU.dtype)
+    U = torch.where(below, torch.zeros_like(LU), LU)
+    p = (pivots - 1).to(torch.int64)
+    if not adjoint:  # X = U^-1 L^-1 P^T B
+        for k in range(n):
+            B = _swap_rows(B, k, p[..., k])
+        return _triangular(U, _triangular(L, B, True, True), False, False)
+    X = _triangular(L.mT, _triangular(U.mT, B, True, False), False, True)  # X = P L^-T U^-T B
+    for k in reversed(range(n)):
+        X = _swap_rows(X, k, p[..., k])
+    return X
+
+
+def _linalg_det(A: torch.Tensor) -> Any:
+    if not _unrollable(A):
+        return NotImplemented
+    LU, pivots = _lu_factor(A.mT)  # as torch: the factors of A^T (det is the same; the backward expects them)
+    swaps = (pivots != torch.arange(1, A.shape[-1] + 1, dtype=torch.int32)).sum(-1)
+    sign = (1 - 2 * (swaps % 2)).to(A.dtype)
+    return LU.diagonal(0, -2, -1).prod(-1) * sign, LU, pivots
+
+
+def _linalg_lu_factor_ex(A: torch.Tensor, pivot: bool = True, check_errors: bool = False) -> Any:
+    if not _unrollable(A) or not pivot:
+        return NotImplemented
+    LU, pivots = _lu_factor(A)
+    return LU, pivots, _info(LU)
+
+
+def _linalg_inv_ex(A: torch.Tensor, check_errors: bool = False) -> Any:
+    if not _unrollable(A):
+        return NotImplemented
+    LU, pivots = _lu_factor(A)
+    eye = torch.eye(A.shape[-1], dtype=A.dtype).expand(A.shape)
+    return _lu_solve(LU, pivots, eye), _info(LU)
+
+
+def _linalg_solve_ex(A: torch.Tensor, B: torch.Tensor, left: bool = True, check_errors: bool = False) -> Any:
+    if not _unrollable(A):
+        return NotImplemented
+    LU, pivots = _lu_factor(A)
+    vector = B.dim() == A.dim() - 1
+    X = _lu_solve(LU, pivots, B.unsqueeze(-1) if vector else B, left=left)
+    return X.squeeze(-1) if vector else X, LU, pivots, _info(LU)
+
+
+def _linalg_solve_triangular(A: torch.Tensor, B: torch.Tensor, *, upper: bool, left: bool = True,
+                             unitriangular: bool = False) -> torch.Tensor:
+    """A^-1 B (left) or B A^-1 for triangular A, by substitution (only A's triangle is read)."""
+    if not _unrollable(A):
+        return NotImplemented
+    if not left:
+        return _triangular(A.mT, B.mT, upper, unitriangular).mT
+    return _triangular(A, B, not upper, unitriangular)
+
+
+def _lu_unpack(LU: torch.Tensor, pivots: torch.Tensor, unpack_data: bool = True, unpack_pivots: bool = True) -> Any:
+    """(P, L, U) with A = P L U."""
+    if not _unrollable(LU) or not (unpack_data and unpack_pivots):
+        return NotImplemented
+    n = LU.shape[-1]
+    rows = torch.arange(n)
+    below = rows.unsqueeze(-1) > rows
+    L = torch.where(below, LU, torch.zeros_like(LU)) + torch.eye(n, dtype=LU.dtype)
+    U = torch.where(below, torch.zeros_like(LU), LU)
+    swapped = torch.eye(n, dtype=LU.dtype).expand(LU.shape)  # P^T: the interchanges applied to I
+    p = (pivots - 1).to(torch.int64)
+    for k in range(n):
+        swapped = _swap_rows(swapped, k, p[..., k])
+    return swapped.mT, L, U
+
+
+def _linalg_check_errors(info: torch.Tensor, api_name: str, *, is_matrix: bool) -> None:
+    """torch raises for a singular matrix: the same check, as a graph assertion."""
+    torch._assert_async((info == 0).all(), f"{api_name}: the input matrix is singular (a zero pivot)")
+
+
+def _eye(n: int, m: int | None = None, *, dtype: torch.dtype | None = None, layout: Any = None,
+         device: Any = None, pin_memory: bool | None = None) -> torch.Tensor:
+    """torch's own decomposition compares uint8 aranges (a dtype the compiler refuses,
+    since its wrap-around arithmetic has no signless counterpart): int64 instead."""
+    rows = torch.arange(n).unsqueeze(-1)
+    cols = torch.arange(n if m is None else m)
+    return (rows == cols).to(dtype or torch.get_default_dtype())
+
+
 OWN: dict[Any, Any] = {
+    aten.eye.default: _eye,
+    aten.eye.m: _eye,
     aten._cdist_forward.default: _cdist_forward,
     aten._cdist_backward.default: _cdist_backward,
+    aten._linalg_det.default: _linalg_det,
+    aten.linalg_lu_factor_ex.default: _linalg_lu_factor_ex,
+    aten.linalg_lu_solve.default: _lu_solve,
+    aten.linalg_inv_ex.default: _linalg_inv_ex,
+    aten._linalg_solve_ex.default: _linalg_solve_ex,
+    aten._linalg_check_errors.default: _linalg_check_errors,
+    aten.lu_unpack.default: _lu_unpack,
+    aten.linalg_solve_triangular.default: _linalg_solve_triangular,
 }
 """Core ops torch has no aten-level decomposition for, written here."""
 

@@ -266,7 +266,10 @@ class _Importer:
             else:
                 raise ImportError_(f"aten.{overload}: argument '{arg.name}' has no field in the dialect")
 
-        result_types = [tensor_type(v.dtype, v.shape) for v in vals]
+        try:
+            result_types = [tensor_type(v.dtype, v.shape) for v in vals]
+        except ImportError_ as e:
+            raise ImportError_(_unsupported(node, f"aten.{overload} with a result of {e}")) from None
         ordered = [operands.get(n) for n, _ in op_def.operands]
         op = op_cls.create(
             operands=[v for o in ordered if o is not None for v in (o if isinstance(o, list) else [o])],

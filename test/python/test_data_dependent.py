@@ -165,3 +165,22 @@ def test_data_dependent_output_is_refused() -> None:
 
     with pytest.raises(UnsupportedOpError, match="depends on tensor data"):
         compile(kept_edges, _system(6, 20, torch.float64, torch.Generator().manual_seed(4)), DIMS)
+
+
+def test_singular_cell_fails_as_in_torch() -> None:
+    """linalg.inv checks its pivots (torch's _linalg_check_errors): a singular matrix
+    fails the call (RuntimeError, as torch's LinAlgError), a regular one is inverted."""
+
+    def fractional(pos: torch.Tensor, cell: torch.Tensor) -> torch.Tensor:
+        return pos @ torch.linalg.inv(cell)
+
+    g = torch.Generator().manual_seed(7)
+    cell = torch.randn(3, 3, dtype=torch.float64, generator=g) + 4 * torch.eye(3, dtype=torch.float64)
+    compiled = compile(fractional, [torch.randn(6, 3, dtype=torch.float64, generator=g), cell], [{0: Dim("N")}, None])
+    pos = torch.randn(9, 3, dtype=torch.float64, generator=g)
+    _check((compiled(pos, cell),), (fractional(pos, cell),), torch.float64, "regular cell")
+    singular = torch.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]], dtype=torch.float64)
+    with pytest.raises(RuntimeError):
+        fractional(pos, singular)
+    with pytest.raises(RuntimeError, match="singular"):
+        compiled(pos, singular)

@@ -65,7 +65,7 @@ INT = {torch.float32: torch.int32, torch.float64: torch.int64}
 class Arg:
     """One argument: shape (ints, or the symbols "N", "E", "M") and how to draw it.
 
-    kinds: normal, positive (0.5..2), unit (-0.9..0.9), intf (integers -3..3 as floats,
+    kinds: normal, cell (normal + 4 I), positive (0.5..2), unit (-0.9..0.9), intf (integers -3..3 as floats,
     so that comparisons see ties), int (int64 in [lo, hi)), intd (the case's integer
     dtype, -8..8), bool, perm (a permutation of range(shape[0]), half of it negative:
     unique indices that wrap).
@@ -96,6 +96,8 @@ class Arg:
             return torch.randint(-8, 9, shape, generator=g, dtype=INT[dtype])
         if kind == "bool":
             return torch.randint(0, 2, shape, generator=g).bool()
+        if kind == "cell":  # a well-conditioned matrix: a periodic cell
+            return torch.randn(shape, generator=g, dtype=dtype) + 4 * torch.eye(shape[-1], dtype=dtype)
         if kind == "perm":
             p = torch.randperm(shape[0], generator=g)
             return torch.where(torch.arange(shape[0]) % 2 == 1, p - shape[0], p)
@@ -376,6 +378,18 @@ MORE_ELEMENTWISE = [
     C("softmax", lambda x: (torch.softmax(x, -1), torch.log_softmax(x, 0)), [_ACT], [], decomposed=("_softmax", "_log_softmax")),
 ]
 
+_CELL = Arg((3, 3), "cell")
+
+LINALG = [  # small static matrices: LU with partial pivoting unrolled (frontend.decompositions)
+    C("det-inv-solve", lambda x, c: (torch.det(c) * x, x @ torch.linalg.inv(c), torch.linalg.solve(c, x.T),
+                                     torch.linalg.solve(c, x, left=False), torch.linalg.solve(c, x[0])),
+      [NX, _CELL], [], grad=(0, 1), decomposed=("_linalg_det", "linalg_inv_ex", "_linalg_solve_ex", "linalg_lu_solve")),
+    C("lu_factor-solve", lambda x, c: torch.linalg.lu_solve(*torch.linalg.lu_factor(c), x.T, adjoint=True),
+      [NX, _CELL], [], grad=(0, 1), decomposed=("linalg_lu_factor_ex", "linalg_lu_solve")),
+    C("cross", lambda x, c: (torch.linalg.cross(x, c[0].expand_as(x)), torch.linalg.cross(c, c.flip(0))), [NX, _CELL], [],
+      grad=(0, 1)),
+]
+
 NORMS = [
     C("layer_norm", lambda x, w, b: (F.layer_norm(x, (4,)), F.layer_norm(x, (4,), w, b)), [_ACT, X(4), X(4)], ["var_mean.correction"],
       grad=(0, 1, 2), decomposed=("native_layer_norm", "native_layer_norm_backward")),
@@ -453,7 +467,7 @@ MORE_INDEXING = [
     C("empty_strided", lambda x: torch.empty_strided((x.shape[0], 3), (3, 1), dtype=x.dtype).copy_(x), [NX], ["empty_strided"]),
 ]
 
-CASES = MORE_ELEMENTWISE + NORMS + MORE_REDUCTIONS + MORE_VIEWS + MORE_INDEXING + UNARY + COPIES + BINARY + COMPARE + REDUCTIONS + MATMUL + VIEWS + INDEXING + FACTORIES
+CASES = MORE_ELEMENTWISE + LINALG + NORMS + MORE_REDUCTIONS + MORE_VIEWS + MORE_INDEXING + UNARY + COPIES + BINARY + COMPARE + REDUCTIONS + MATMUL + VIEWS + INDEXING + FACTORIES
 
 TEXT_ONLY = ("sym_size.int", "sym_numel", "sub_.Tensor", "copy_")
 """Ops that no captured graph holds: the importer turns sizes into index arithmetic and
