@@ -1427,7 +1427,8 @@ class MaskedScatterBackwardOp(AtenOp):
 
 
 class AssertLike(AtenOp):
-    """A check the captured graph makes on data (F.one_hot: no negative class): no
+    """A check the captured graph makes on data (F.one_hot: no negative class; torch's
+    core decompositions turn `_assert_async` without a message into this form): no
     result, and an effect (failing the call: a write, which keeps it alive)."""
 
     input = operand_def(TensorOut)
@@ -1442,7 +1443,21 @@ class AssertLike(AtenOp):
 AssertAsyncMsgOp = _binary("AssertAsyncMsgOp", "_assert_async.msg",
                            type("_AM", (AssertLike,), {"assert_msg": prop_def(StringAttr)}),
                            "fail the call with assert_msg when self is false")
-AssertAsyncOp = _binary("AssertAsyncOp", "_assert_async", AssertLike, "fail the call when self is false")
+
+
+@irdl_op_definition
+class LocalScalarDenseOp(AtenOp):
+    """.item(): the one element of self as a scalar (f64, i64 or i1), a value that
+    depends on data (torch's unbacked symbol)."""
+
+    name = "aten._local_scalar_dense"
+    input = operand_def(TensorOut)
+    result = result_def(ScalarT)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    def verify_(self) -> None:
+        if any(d != 1 for d in shape_of(self.input)):
+            raise VerifyException(f"{self.name}: self must have exactly one element")
 
 
 # --------------------------------------------------------------------------- in place

@@ -26,12 +26,9 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
-    Float32Type,
-    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     StringAttr,
     TensorType,
@@ -49,7 +46,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import OptOperandDef, OptPropertyDef, VarOperandDef
 from xdsl.rewriter import InsertPoint
 
-from dialects.aten import OPS_BY_OVERLOAD, AtenOp, NonzeroOp, ScalarTensorOp, SelectIntOp, SymSizeIntOp, WeightOp
+from dialects.aten import OPS_BY_OVERLOAD, AtenOp, LocalScalarDenseOp, NonzeroOp, ScalarTensorOp, SelectIntOp, SymSizeIntOp, WeightOp
 from frontend.capture import Captured
 
 DTYPES: dict[torch.dtype, Attribute] = {
@@ -64,7 +61,7 @@ DTYPES: dict[torch.dtype, Attribute] = {
     torch.bool: i1,
 }
 
-_DEFINE_SIZES = (torch.ops.aten.nonzero.default, torch.ops.aten.index.Tensor)
+_DEFINE_SIZES = (torch.ops.aten.nonzero.default, torch.ops.aten.index.Tensor, torch.ops.aten._local_scalar_dense.default)
 """Ops whose result may have a data-dependent size: the importer names it."""
 
 # Schema arguments carried by the result type, or meaningless on CPU tensors.
@@ -117,6 +114,7 @@ class _Importer:
     def __init__(self, captured: Captured):
         self.captured = captured
         self.values: dict[torch.fx.Node, SSAValue] = {}
+        self.item_ints: dict[sympy.Expr, SSAValue] = {}  # .item() of integers, as i64
         self.tuples: dict[torch.fx.Node, list[SSAValue]] = {}
         """The results of multi-result ops (max.dim, sort, split_with_sizes), for getitem."""
         self.symbols: dict[sympy.Expr, SSAValue] = {}
@@ -196,6 +194,9 @@ class _Importer:
             raise ImportError_(_unsupported(
                 node, f"{node.target} (its result depends on tensor data: data-dependent values such as "
                       f"{unknown[0]} are supported as the sizes of nonzero and of boolean-mask indexing only)"))
+        if node.target is torch.ops.aten._local_scalar_dense.default:
+            self.values[node] = self._item(node)
+            return
         if isinstance(val, (torch.SymInt, torch.SymFloat, torch.SymBool, int, float)) and not isinstance(
             node.target, torch._ops.OpOverload
         ) or isinstance(val, (torch.SymInt, torch.SymFloat)):
@@ -320,6 +321,22 @@ class _Importer:
             **props, "operandSegmentSizes": DenseArrayBase.from_list(i32, [1] * len(operands))})
         return self._insert(op, node).results[0]
 
+    def _item(self, node: torch.fx.Node) -> SSAValue:
+        """.item(): a scalar read from the tensor; its (unbacked) symbol names it in
+        later size and scalar expressions."""
+        source = node.args[0]
+        dtype = source.meta["val"].dtype  # type: ignore[union-attr]
+        scalar_type = f64 if dtype.is_floating_point else i1 if dtype == torch.bool else i64
+        op = LocalScalarDenseOp.create(operands=[self.values[source]], result_types=[scalar_type],  # type: ignore[index]
+                                       properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1])})
+        value = self._insert(op, node).results[0]
+        expr = getattr(node.meta["val"], "node", None)
+        if expr is not None and isinstance(expr.expr, sympy.Symbol):
+            self.symbols[expr.expr] = value if scalar_type != i64 else self._insert(arith.IndexCastOp(value, IndexType())).results[0]
+            if scalar_type == i64:
+                self.item_ints[expr.expr] = value
+        return value
+
     def _define_size(self, size: Any, tensor: SSAValue, dim: int) -> None:
         """A data-dependent size symbol (torch's unbacked `u0`) is the size of the
         tensor it first appears in, read with sym_size like any other."""
@@ -408,6 +425,8 @@ class _Importer:
 
         if expr.is_number:
             return self._constant(float(expr))
+        if expr in self.symbols and self.symbols[expr].type == f64:
+            return self.symbols[expr]
         if isinstance(expr, FloatTrueDiv):
             a, b = (self._float_expr(x) for x in expr.args)
             return self._insert(arith.DivfOp(a, b)).results[0]

@@ -100,6 +100,8 @@ class FuseElementwisePass(ModulePass):
         uses = list(producer.result.uses)
         if not uses or not all(isinstance(u.operation, te.LoadOp) and u.index == 0 for u in uses):
             return False  # returned, a scatter base, or unused
+        if any(isinstance(u.operation.parent_op(), func.FuncOp) for u in uses):
+            return False  # read as a scalar by the function itself (.item()): stays a buffer
         cost = body_cost(producer)
         if cost <= 1:  # a constant, a view or a broadcast: evaluating it is one read
             return True

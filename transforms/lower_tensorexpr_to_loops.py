@@ -329,6 +329,10 @@ class _FunctionLowering:
             self.lower_compact(op)
         elif isinstance(op, te.CheckOp):
             self.lower_check(op)
+        elif isinstance(op, te.LoadOp):  # a scalar the function reads itself (.item())
+            buf = self.buffers[op.tensor]
+            at = self.linear(self.b, [self.values[i] for i in op.indices], buf.extents)
+            self.values[op.result] = self.b.insert(memref.LoadOp.get(buf.memref, [at])).res
         elif op.dialect_name() in ("arith", "math"):
             clone = op.clone(value_mapper=dict(self.values))
             self.b.insert(clone)

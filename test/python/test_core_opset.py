@@ -62,13 +62,11 @@ EXCLUDED = {
 """Deliberately not compiled, with the reason."""
 
 NOT_YET = {
-    "_local_scalar_dense": ".item(): a data-dependent scalar",
     "_pdist_forward": "torch.pdist",
 }
 """Not supported yet: each raises an error naming the op (tested below)."""
 
 _NOT_YET_CALLS = {
-    "_local_scalar_dense": lambda x: x * x[0, 0].item(),
     "_pdist_forward": lambda x: torch.pdist(x.T),
 }
 

@@ -89,4 +89,8 @@ class DataDependentLowerings(LoweringBase):
         self.b.insert(te.CheckOp(op.input, len(self.sites)))  # type: ignore[attr-defined]
         return []
 
-    lower_AssertAsync = lower_AssertAsyncMsg
+    def lower_LocalScalarDense(self, op: aten.LocalScalarDenseOp) -> SSAValue:
+        """A te.load by the function itself (not in a body): the loops stage reads the
+        element from its buffer."""
+        value = self.b.insert(te.LoadOp(op.input, [self.index(0)] * len(self.dims(op.input)))).result
+        return cast(self.b, value, op.result.type)

@@ -603,8 +603,8 @@ func.func @core_opset(%N: index, %x: tensor<?x3xf32>, %y: tensor<3xf32>, %i: ten
   // CHECK-NEXT: %any = aten.sum %m : tensor<?x3xi1> -> tensor<i1>
   aten._assert_async.msg %any {assert_msg = "some x > 0.5"} : tensor<i1>
   // CHECK-NEXT: aten._assert_async.msg %any {assert_msg = "some x > 0.5"} : tensor<i1>
-  aten._assert_async %any : tensor<i1>
-  // CHECK-NEXT: aten._assert_async %any : tensor<i1>
+  %item = aten._local_scalar_dense %any : tensor<i1> -> i1
+  // CHECK-NEXT: %item = aten._local_scalar_dense %any : tensor<i1> -> i1
   %nz = aten.nonzero %x : tensor<?x3xf32> -> tensor<?x2xi64>
   // CHECK-NEXT: %nz = aten.nonzero %x : tensor<?x3xf32> -> tensor<?x2xi64>
   func.return %x : tensor<?x3xf32>
