@@ -15,6 +15,7 @@ body, never copies. `te.reduce` adds reduction axes; `te.scatter` is the update
 form shared by index_put, scatter_add, index_add, slice_scatter and friends: the
 result is `base` with `result[at(p)] (+)= value(p)` for every point `p` of its space.
 `te.index` turns loaded data into an index and checks its range at run time.
+`te.scan` is a prefix sum (cumsum) along one dim.
 `te.check` is an assertion of the graph, checked at run time like `te.index`.
 `te.compact` lists the nonzero positions of a tensor: its count is a size known
 only at run time (bounded by the input's size), used as an extent like N and E.
@@ -346,6 +347,35 @@ class CompactOp(IRDLOperation):
 
 
 @irdl_op_definition
+class ScanOp(IRDLOperation):
+    """Inclusive prefix combination along `dim` (cumsum for kind add): out[.., i, ..] =
+    in[.., 0, ..] (+) ... (+) in[.., i, ..]. One sequential pass along the dim."""
+
+    name = "te.scan"
+    input = operand_def(TensorType[Attribute])
+    kind = prop_def(StringAttr)
+    dim = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType[Attribute])
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$kind $input attr-dict `:` type($input) `->` type($result)"
+
+    def __init__(self, kind: str, input: SSAValue, dim: int):
+        super().__init__(operands=[input], result_types=[input.type],
+                         properties={"kind": StringAttr(kind), "dim": IntegerAttr(dim, 64)})
+
+    def verify_(self) -> None:
+        t = self.input.type
+        assert isinstance(t, TensorType)
+        if self.result.type != t:
+            raise VerifyException(f"{self.name}: the result has the input's type")
+        if self.kind.data not in REDUCE_KINDS:
+            raise VerifyException(f"{self.name}: kind must be one of {', '.join(REDUCE_KINDS)}")
+        if not 0 <= self.dim.value.data < t.get_num_dims():
+            raise VerifyException(f"{self.name}: dim {self.dim.value.data} out of range for rank {t.get_num_dims()}")
+
+
+@irdl_op_definition
 class CheckOp(IRDLOperation):
     """A run-time assertion of the captured graph (torch's _assert_async): when the
     0-d `condition` is false the call fails with the message of `site`. It writes the
@@ -377,6 +407,6 @@ def _segments(*sizes: int) -> Attribute:
 
 TensorExpr = Dialect(
     "te",
-    [ComputeOp, ReduceOp, ScatterOp, LoadOp, IndexOp, WeightOp, YieldOp, UpdateOp, CompactOp, CheckOp],
+    [ComputeOp, ReduceOp, ScatterOp, LoadOp, IndexOp, WeightOp, YieldOp, UpdateOp, CompactOp, CheckOp, ScanOp],
     [],
 )

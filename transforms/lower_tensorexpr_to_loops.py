@@ -290,6 +290,29 @@ class _FunctionLowering:
         self.values[op.count] = total
         self.bounds[total] = n
 
+    def lower_scan(self, op: te.ScanOp) -> None:
+        """for every index of the other dims: acc = identity; for i along dim:
+        acc = acc (+) in[.., i, ..]; out[.., i, ..] = acc."""
+        src = self.buffers[op.input]
+        ext, d, kind = src.extents, op.dim.value.data, op.kind.data
+        out = self.allocate(op.result, ext).memref
+        t = op.result.type
+        assert isinstance(t, TensorType)
+        et = t.get_element_type()
+
+        def along(b: Builder, ivs: list[SSAValue]) -> None:
+            block = Block(arg_types=[IndexType(), et])
+            i, acc = block.args
+            ib = Builder(InsertPoint.at_end(block))
+            at = self.linear(ib, ivs[:d] + [i] + ivs[d:], ext)
+            x = ib.insert(memref.LoadOp.get(src.memref, [at])).res
+            acc = _combine(ib, kind, acc, x)
+            ib.insert(memref.StoreOp.get(acc, out, [at]))
+            ib.insert(scf.YieldOp(acc))
+            b.insert(scf.ForOp(self.zero, ext[d], self.one, [_identity(b, kind, et)], Region(block)))
+
+        self.nest(self.b, [e for k, e in enumerate(ext) if k != d], along)
+
     def lower_check(self, op: te.CheckOp) -> None:
         """if !condition: status = site (the first failure is reported)."""
         cond = self.b.insert(memref.LoadOp.get(self.buffers[op.condition].memref, [self.zero])).res
@@ -329,6 +352,8 @@ class _FunctionLowering:
             self.lower_compact(op)
         elif isinstance(op, te.CheckOp):
             self.lower_check(op)
+        elif isinstance(op, te.ScanOp):
+            self.lower_scan(op)
         elif isinstance(op, te.LoadOp):  # a scalar the function reads itself (.item())
             buf = self.buffers[op.tensor]
             at = self.linear(self.b, [self.values[i] for i in op.indices], buf.extents)

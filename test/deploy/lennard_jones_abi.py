@@ -22,7 +22,8 @@
 # H-NEXT:   PIPELINE_ERROR_NULL = 1,
 # H-NEXT:   PIPELINE_ERROR_SIZE = 2,
 # H-NEXT:   PIPELINE_ERROR_INDEX = 3,
-# H-NEXT:   PIPELINE_ERROR_MEMORY = 4
+# H-NEXT:   PIPELINE_ERROR_MEMORY = 4,
+# H-NEXT:   PIPELINE_ERROR_ASSERT = 5
 # H-NEXT: };
 # H: #define [[LIB:[a-z_]+]]_num_sizes 2
 # H-NEXT: #define [[LIB]]_size_N 0  /* N in [1, inf]: pos dim 0 */

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 
 from dialects import aten
+from dialects import tensorexpr as te
 from transforms.lower_aten_to_tensorexpr.base import LoweringBase
 from transforms.lower_aten_to_tensorexpr.scalars import (
     LoweringError,
@@ -230,25 +231,21 @@ class ReductionLowerings(LoweringBase):
         return [var, mean]
 
     def lower_Cumsum(self, op: aten.CumsumOp) -> SSAValue:
-        """out[.., i, ..] = sum over k <= i of x[.., k, ..]: a reduction over the whole
-        dim with the terms past i masked (quadratic in the length of the dim)."""
+        """te.scan "add" along the dim, in the accumulator type (f64 for f32 over a
+        long or dynamic dim, as torch accumulates in double on the CPU)."""
         t = op.result.type
         assert isinstance(t, TensorType)
         rank = len(aten.shape_of(op.input))
-        d = aten.int_prop(op, "dim", 0) % max(rank, 1)
         ext = self.dims(op.input)
-        acc = self.accumulator(t.get_element_type(), [ext[d]] if rank else [])
-        acc_t = TensorType(acc, t.get_shape())
+        et = t.get_element_type()
         if rank == 0:
-            return self.compute(t, [], lambda b, idx: cast(b, self.load(b, op.input, []), t.get_element_type()))
-
-        def body(b: Builder, idx: list[SSAValue]) -> SSAValue:
-            out, k = idx[:rank], idx[rank]
-            x = cast(b, self.load(b, op.input, out[:d] + [k] + out[d + 1:]), acc)
-            past = b.insert(arith.CmpiOp(k, out[d], "ugt")).result
-            return b.insert(arith.SelectOp(past, const(b, 0, acc), x)).result
-
-        total = self.reduce("add", acc_t, ext, [ext[d]], body)
-        if acc == t.get_element_type():
-            return total
-        return self.compute(t, ext, lambda b, idx: cast(b, self.load(b, total, idx), t.get_element_type()))
+            return self.compute(t, [], lambda b, idx: cast(b, self.load(b, op.input, []), et))
+        d = aten.int_prop(op, "dim", 0) % rank
+        acc = self.accumulator(et, [ext[d]])
+        acc_t = TensorType(acc, t.get_shape())
+        terms = self.compute(acc_t, ext, lambda b, idx: cast(b, self.load(b, op.input, idx), acc))
+        scan = self.b.insert(te.ScanOp("add", terms, d))
+        self.extents[scan.result] = ext
+        if acc == et:
+            return scan.result
+        return self.compute(t, ext, lambda b, idx: cast(b, self.load(b, scan.result, idx), et))

@@ -447,3 +447,13 @@ func.func @check_rank(%ok: tensor<3xi1>) {
 }
 // CHECK: {{^// -{5}$}}
 // CHECK-NEXT: te.check: the condition must be a 0-d integer (or i1) tensor
+
+// -----
+
+// te.scan: the dim is one of the input's.
+func.func @scan_dim(%x: tensor<?x3xf64>) -> tensor<?x3xf64> {
+  %s = te.scan "add" %x {dim = 2 : i64} : tensor<?x3xf64> -> tensor<?x3xf64>
+  func.return %s : tensor<?x3xf64>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: te.scan: dim 2 out of range for rank 2

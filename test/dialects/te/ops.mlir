@@ -216,6 +216,16 @@ func.func @compact(%N: index, %m: tensor<?xi1>) -> tensor<?xi64> {
 }
 // CHECK-NEXT: }
 
+// te.scan: a prefix sum along one dim.
+func.func @scan(%x: tensor<?x3xf64>) -> tensor<?x3xf64> {
+  // CHECK: func.func @scan(%x: tensor<?x3xf64>) -> tensor<?x3xf64> {
+  %s = te.scan "add" %x {dim = 0 : i64} : tensor<?x3xf64> -> tensor<?x3xf64>
+  // CHECK-NEXT: %s = te.scan "add" %x {dim = 0 : i64} : tensor<?x3xf64> -> tensor<?x3xf64>
+  func.return %s : tensor<?x3xf64>
+  // CHECK-NEXT: func.return %s : tensor<?x3xf64>
+}
+// CHECK-NEXT: }
+
 // te.check: a run-time assertion with its error site.
 func.func @check(%ok: tensor<i1>) {
   // CHECK: func.func @check(%ok: tensor<i1>) {

@@ -300,4 +300,30 @@ func.func @norm(%N: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3 : i64]}) -> 
 // CHECK-NEXT: func.return [[T]], [[T_2]], [[R_3]], [[T_3]] : tensor<?xf32>, tensor<?x1xf32>, tensor<?xf32>, tensor<3xf32>
 // CHECK-NEXT: }
 // CHECK-NOT: aten.
+
+// cumsum: a te.scan "add" along the dim, over the terms converted to the accumulator
+// (f64 for f32 along the dynamic dim), then converted back: one pass, not a reduction
+// per element.
+func.func @cumsum(%N: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3 : i64]}) -> tensor<?x3xf32> {
+  %0 = aten.cumsum %x {dim = 0 : i64} : tensor<?x3xf32> -> tensor<?x3xf32>
+  func.return %0 : tensor<?x3xf32>
+}
+// CHECK-LABEL: func.func @cumsum(%N: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}) -> tensor<?x3xf32> {
+// CHECK-NEXT:    [[C3:%[0-9]+]] = arith.constant 3 : index
+// CHECK-NEXT:    [[TERMS:%[0-9]+]] = te.compute [%N, [[C3]]] : tensor<?x3xf64> {
+// CHECK-NEXT:    ^bb0([[I:%[0-9]+]]: index, [[J:%[0-9]+]]: index):
+// CHECK-NEXT:      [[X:%[0-9]+]] = te.load %x{{\[}}[[I]], [[J]]] : tensor<?x3xf32> -> f32
+// CHECK-NEXT:      [[W:%[0-9]+]] = arith.extf [[X]] : f32 to f64
+// CHECK-NEXT:      te.yield [[W]] : f64
+// CHECK-NEXT:    }
+// CHECK-NEXT:    [[SCAN:%[0-9]+]] = te.scan "add" [[TERMS]] {dim = 0 : i64} : tensor<?x3xf64> -> tensor<?x3xf64>
+// CHECK-NEXT:    [[OUT:%[0-9]+]] = te.compute [%N, [[C3]]] : tensor<?x3xf32> {
+// CHECK-NEXT:    ^bb0([[I2:%[0-9]+]]: index, [[J2:%[0-9]+]]: index):
+// CHECK-NEXT:      [[S:%[0-9]+]] = te.load [[SCAN]]{{\[}}[[I2]], [[J2]]] : tensor<?x3xf64> -> f64
+// CHECK-NEXT:      [[T:%[0-9]+]] = arith.truncf [[S]] : f64 to f32
+// CHECK-NEXT:      te.yield [[T]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return [[OUT]] : tensor<?x3xf32>
+// CHECK-NEXT:  }
+// CHECK-NOT: aten.
 // CHECK: {{^}}}
