@@ -488,12 +488,16 @@ def _implied(expr: sympy.Basic, ranges: dict[sympy.Symbol, ValueRanges]) -> bool
     expr, ranges = _without_floor_division(expr, ranges)
     if isinstance(expr, sympy.core.relational.Relational) and expr.rel_op in ("<=", "<", ">=", ">"):
         small, large = (expr.lhs, expr.rhs) if expr.rel_op in ("<=", "<") else (expr.rhs, expr.lhs)
-        gap = sympy.expand(large - small)
-        try:
-            bound = bound_sympy(gap, {s: r for s, r in ranges.items() if s in gap.free_symbols})
-        except Exception:
-            return False
-        return bool(bound.lower >= 0) if expr.rel_op in ("<=", ">=") else bool(bound.lower > 0)
+        # expanded, N - N//2 cancels; unexpanded, a product keeps its factors together
+        # (N*(N-1) >= 12 for N >= 4, where interval arithmetic on N**2 - N cannot tell)
+        for gap in (sympy.expand(large - small), large - small):
+            try:
+                bound = bound_sympy(gap, {s: r for s, r in ranges.items() if s in gap.free_symbols})
+            except Exception:
+                continue
+            if bool(bound.lower >= 0) if expr.rel_op in ("<=", ">=") else bool(bound.lower > 0):
+                return True
+        return False
     try:
         bound = bound_sympy(expr, {s: r for s, r in ranges.items() if s in expr.free_symbols})
     except Exception:

@@ -58,6 +58,30 @@ def _cdist_backward(grad: torch.Tensor, x1: torch.Tensor, x2: torch.Tensor, p: f
     return (grad.unsqueeze(-1) * term).sum(-2)
 
 
+def _pair_rows(n: Any) -> tuple[torch.Tensor, torch.Tensor]:
+    """(i, j) of the n (n - 1) / 2 pairs i < j in pdist's row-major order, from the
+    flat index k in closed form (exact in f64 for any n that fits in memory)."""
+    m = n * (n - 1) // 2
+    k = torch.arange(m, dtype=torch.float64)
+    i = (n - 2 - torch.floor(torch.sqrt(-8 * k + 4 * n * (n - 1) - 7) / 2 - 0.5)).to(torch.int64)
+    j = torch.arange(m) + i + 1 - m + (n - i) * (n - i - 1) // 2
+    return i, j
+
+
+def _pdist_forward(x: torch.Tensor, p: float = 2.0) -> torch.Tensor:
+    """||x[i] - x[j]||_p over the pairs i < j (torch has no aten form of it)."""
+    i, j = _pair_rows(x.shape[0])
+    return torch.linalg.vector_norm(x[i] - x[j], p, dim=-1)
+
+
+def _pdist_backward(grad: torch.Tensor, x: torch.Tensor, p: float, pdist: torch.Tensor) -> torch.Tensor:
+    """cdist's derivative per pair, added to row i and subtracted from row j."""
+    i, j = _pair_rows(x.shape[0])
+    pair = _cdist_backward(grad.unsqueeze(-1).unsqueeze(-1), x[i].unsqueeze(-2), x[j].unsqueeze(-2), p,
+                           pdist.unsqueeze(-1).unsqueeze(-1)).squeeze(-2)
+    return torch.zeros_like(x).index_add(0, i, pair).index_add(0, j, -pair)
+
+
 # --------------------------------------------------------------------------- small linear algebra
 # LAPACK-style LU with partial pivoting, unrolled over a static n (3x3 cells, 2x2 ...):
 # det, inverse, solve and their backward formulas (which call lu_solve) become
@@ -216,6 +240,8 @@ OWN: dict[Any, Any] = {
     aten.eye.m: _eye,
     aten._cdist_forward.default: _cdist_forward,
     aten._cdist_backward.default: _cdist_backward,
+    aten._pdist_forward.default: _pdist_forward,
+    aten._pdist_backward.default: _pdist_backward,
     aten._linalg_det.default: _linalg_det,
     aten.linalg_lu_factor_ex.default: _linalg_lu_factor_ex,
     aten.linalg_lu_solve.default: _lu_solve,

@@ -4,21 +4,15 @@ Every overload tagged `torch.Tag.core` is either
 - covered: a case of `test_ops_numerics` names it (the op in the captured graph, or a
   core op capture decomposes into others, seen called by eager), so its values and
   gradient are checked against eager at untraced sizes in f32 and f64;
-- evaluated at capture: a size query make_fx turns into symbolic size arithmetic;
-- in `EXCLUDED`, with the reason it is deliberately not compiled; or
-- in `NOT_YET`: not supported today, and compiling it raises an error naming the op
-  (checked here, so the list cannot go stale silently).
+- evaluated at capture: a size query make_fx turns into symbolic size arithmetic; or
+- in `EXCLUDED`, with the reason it is deliberately not compiled.
 """
 
 from __future__ import annotations
 
-import pytest
 import torch
 from test_ops_numerics import CASES, TEXT_ONLY
 
-from frontend.capture import CaptureError
-from frontend.import_fx import UnsupportedOpError
-from pipeline.compiler import compile
 
 aten = torch.ops.aten
 
@@ -55,20 +49,10 @@ EXCLUDED = {
     "avg_pool2d": _IMAGE, "avg_pool2d_backward": _IMAGE, "avg_pool3d": _IMAGE,
     "_adaptive_avg_pool2d": _IMAGE, "_adaptive_avg_pool2d_backward": _IMAGE, "_adaptive_avg_pool3d": _IMAGE,
     "max_pool2d_with_indices": _IMAGE, "max_pool2d_with_indices_backward": _IMAGE, "max_pool3d_with_indices": _IMAGE,
-    "replication_pad2d": _IMAGE, "replication_pad3d": _IMAGE, "upsample_bilinear2d.vec": _IMAGE,
-    "reflection_pad3d": _IMAGE, "avg_pool1d": _IMAGE, "adaptive_avg_pool1d": _IMAGE,
+    "replication_pad2d": _IMAGE, "replication_pad3d": _IMAGE, "avg_pool1d": _IMAGE, "adaptive_avg_pool1d": _IMAGE,
     "_embedding_bag": "bags of embeddings (NLP): models here index with embedding",
 }
 """Deliberately not compiled, with the reason."""
-
-NOT_YET = {
-    "_pdist_forward": "torch.pdist",
-}
-"""Not supported yet: each raises an error naming the op (tested below)."""
-
-_NOT_YET_CALLS = {
-    "_pdist_forward": lambda x: torch.pdist(x.T),
-}
 
 
 def covered() -> set[str]:
@@ -77,21 +61,11 @@ def covered() -> set[str]:
 
 def test_every_core_op_is_accounted_for() -> None:
     core = core_ops()
-    tables = {"covered": covered() & core, "at capture": set(AT_CAPTURE), "excluded": set(EXCLUDED), "not yet": set(NOT_YET)}
+    tables = {"covered": covered() & core, "at capture": set(AT_CAPTURE), "excluded": set(EXCLUDED)}
     missing = core - set().union(*tables.values())
-    assert not missing, f"core ops with no case, no exclusion and no NOT_YET entry: {sorted(missing)}"
+    assert not missing, f"core ops with neither a numerics case nor an exclusion: {sorted(missing)}"
     names = list(tables)
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             assert not tables[a] & tables[b], f"in both {a} and {b}: {sorted(tables[a] & tables[b])}"
-    assert set(AT_CAPTURE) | set(EXCLUDED) | set(NOT_YET) <= core, "tables name ops that are not core"
-
-
-@pytest.mark.parametrize("op", sorted(NOT_YET))
-def test_not_yet_supported_op_names_itself(op: str) -> None:
-    """Until it is supported, compiling the op fails at capture or import, naming it."""
-    x = torch.randn(5, 3, dtype=torch.float64)
-    fn = _NOT_YET_CALLS[op]
-    with pytest.raises((UnsupportedOpError, CaptureError)) as err:
-        compile(fn, [x], [{0: torch.export.Dim("N", min=4)}])
-    assert op.split(".")[0].lstrip("_") in str(err.value) or "data-dependent" in str(err.value).lower(), str(err.value)
+    assert set(AT_CAPTURE) | set(EXCLUDED) <= core, "tables name ops that are not core"

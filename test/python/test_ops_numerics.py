@@ -406,6 +406,8 @@ NORMS = [
       ["var.correction"], decomposed=("var.dim",), sizes=(2, 7, 33)),
     C("cdist", lambda x, y: tuple(torch.cdist(x, y, p, compute_mode="donot_use_mm_for_euclid_dist") for p in (1.0, 2.0, 3.0)),
       [NX, X(4, 3)], [], grad=(0, 1), decomposed=("_cdist_forward", "_cdist_backward")),
+    C("pdist", lambda x: tuple(torch.pdist(x, p) for p in (1.0, 2.0, 3.0)), [X("M", 4)], [], grad=(0,),
+      decomposed=("_pdist_forward", "_pdist_backward"), sizes=SIZES_M),  # M >= 4: one pair or more
     C("var_mean", lambda x: torch.var_mean(x, 1, correction=2), [_ACT], ["var_mean.correction"]),
 ]
 
@@ -444,7 +446,11 @@ MORE_VIEWS = [
     C("strides", lambda x: x.view(-1) * x.stride(0) + x.storage_offset(), [NX], [], grad=()),
     C("reflection_pad", lambda x: (F.pad(x.unsqueeze(0), (2, 1), mode="reflect"), F.pad(x.view(1, 1, -1, 3), (1, 1, 1, 1), mode="reflect")),
       [NX], [], decomposed=("reflection_pad1d", "reflection_pad2d"), sizes=(2, 7, 33)),
-    C("upsample", lambda x: F.interpolate(x.view(1, 1, -1, 3), scale_factor=2), [NX], [], decomposed=("upsample_nearest2d.vec",)),
+    C("upsample", lambda x: (F.interpolate(x.view(1, 1, -1, 3), scale_factor=2),
+                             F.interpolate(x.view(1, 1, -1, 3), scale_factor=2, mode="bilinear")),
+      [NX], [], decomposed=("upsample_nearest2d.vec", "upsample_bilinear2d.vec")),
+    C("reflection_pad3d", lambda x: F.pad(x.view(1, 1, -1, 3, 1), (0, 0, 1, 1, 1, 1), mode="reflect"), [NX], [],
+      decomposed=("reflection_pad3d",), sizes=(2, 7, 33)),
 ]
 
 MORE_INDEXING = [
