@@ -30,7 +30,6 @@ from torch.utils._python_dispatch import TorchDispatchMode
 import frontend.capture
 from dialects.aten import ATEN_OPS
 from frontend.decompositions import decompositions
-from frontend.import_fx import UnsupportedOpError
 from pipeline.compiler import CompiledFunction, compile
 
 aten = torch.ops.aten
