@@ -868,17 +868,18 @@ class ScatterLike(DimIndexOp):
         return shape_of(self.input)
 
 
-@irdl_op_definition
-class ScatterAddOp(ScatterLike):
-    """self with self[index[i][j]][j] += src[i][j] along `dim`."""
+class ScatterSrcLike(ScatterLike):
+    """src written or combined into self at index along `dim`."""
 
-    name = "aten.scatter_add"
     src = operand_def(TensorOut)
     result = result_def(TensorOut)
     assembly_format = (
         "$input `,` $index `,` $src attr-dict `:` type($input) `,` type($index) `,` "
         "type($src) `->` type($result)"
     )
+
+
+ScatterAddOp = _binary("ScatterAddOp", "scatter_add", ScatterSrcLike, "self with self[index[i][j]][j] += src[i][j] along dim")
 
 
 @irdl_op_definition
@@ -1134,11 +1135,9 @@ class SortLikeOp(AtenOp):
         return norm_dim(self, int_prop(self, "dim", -1), len(shape_of(self.input)))
 
 
-@irdl_op_definition
-class SortOp(SortLikeOp):
+class SortFullOp(SortLikeOp):
     """Sorted along `dim` (ascending unless `descending`), stable, NaN last."""
 
-    name = "aten.sort"
     descending = opt_prop_def(IntegerAttr[I1])
     assembly_format = "$input attr-dict `:` type($input) `->` type(results)"
 
@@ -1147,18 +1146,9 @@ class SortOp(SortLikeOp):
         return shape_of(self.input)
 
 
-@irdl_op_definition
-class SortStableOp(SortLikeOp):
-    """sort.stable: the same sort (every sort here is stable)."""
-
-    name = "aten.sort.stable"
-    stable = opt_prop_def(IntegerAttr[I1])
-    descending = opt_prop_def(IntegerAttr[I1])
-    assembly_format = "$input attr-dict `:` type($input) `->` type(results)"
-
-    def infer_shape(self) -> Shape:
-        self.sort_dim()
-        return shape_of(self.input)
+SortOp = _binary("SortOp", "sort", SortFullOp, "sorted along dim (ascending unless descending), stable, NaN last")
+SortStableOp = _binary("SortStableOp", "sort.stable", type("_SS", (SortFullOp,), {"stable": opt_prop_def(IntegerAttr[I1])}),
+                       "sort.stable: the same sort (every sort here is stable)")
 
 
 @irdl_op_definition
@@ -1321,17 +1311,8 @@ class EmptyStridedOp(AtenOp):
 # --------------------------------------------------------------------------- more scatters
 
 
-@irdl_op_definition
-class ScatterSrcOp(ScatterLike):
-    """self with self[index[i][j]][j] = src[i][j] along `dim` (the last write wins)."""
-
-    name = "aten.scatter.src"
-    src = operand_def(TensorOut)
-    result = result_def(TensorOut)
-    assembly_format = (
-        "$input `,` $index `,` $src attr-dict `:` type($input) `,` type($index) `,` "
-        "type($src) `->` type($result)"
-    )
+ScatterSrcOp = _binary("ScatterSrcOp", "scatter.src", ScatterSrcLike,
+                       "self with self[index[i][j]][j] = src[i][j] along dim (the last write wins)")
 
 
 @irdl_op_definition
@@ -1348,19 +1329,13 @@ class ScatterValueOp(ScatterLike):
 
 
 @irdl_op_definition
-class ScatterReduceTwoOp(ScatterLike):
+class ScatterReduceTwoOp(ScatterSrcLike):
     """self with src reduced into self[index[i][j]][j] along `dim` by `reduce`
     (sum, prod, mean, amax, amin), self's own value included if `include_self`."""
 
     name = "aten.scatter_reduce.two"
-    src = operand_def(TensorOut)
     reduce = prop_def(StringAttr)
     include_self = opt_prop_def(IntegerAttr[I1])
-    result = result_def(TensorOut)
-    assembly_format = (
-        "$input `,` $index `,` $src attr-dict `:` type($input) `,` type($index) `,` "
-        "type($src) `->` type($result)"
-    )
 
     def verify_(self) -> None:
         super().verify_()

@@ -336,24 +336,20 @@ class _FunctionLowering:
 
     # ------------------------------------------------------------ ops
 
+    LOWERINGS: dict[type[Operation], str] = {
+        te.ComputeOp: "lower_compute", te.ReduceOp: "lower_reduce", te.ScatterOp: "lower_scatter",
+        te.CompactOp: "lower_compact", te.CheckOp: "lower_check", te.ScanOp: "lower_scan",
+    }
+    """The te ops that become loop nests, and the method of each."""
+
     def lower(self, op: Operation) -> None:
         if isinstance(op, te.WeightOp):
             t = op.result.type
             assert isinstance(t, TensorType)
             self.buffers[op.result] = _Buffer(self.weight_args[op.weight_name.data],
                                               [self.index(d) for d in t.get_shape()])
-        elif isinstance(op, te.ComputeOp):
-            self.lower_compute(op)
-        elif isinstance(op, te.ReduceOp):
-            self.lower_reduce(op)
-        elif isinstance(op, te.ScatterOp):
-            self.lower_scatter(op)
-        elif isinstance(op, te.CompactOp):
-            self.lower_compact(op)
-        elif isinstance(op, te.CheckOp):
-            self.lower_check(op)
-        elif isinstance(op, te.ScanOp):
-            self.lower_scan(op)
+        elif type(op) in self.LOWERINGS:
+            getattr(self, self.LOWERINGS[type(op)])(op)
         elif isinstance(op, te.LoadOp):  # a scalar the function reads itself (.item())
             buf = self.buffers[op.tensor]
             at = self.linear(self.b, [self.values[i] for i in op.indices], buf.extents)
