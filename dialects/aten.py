@@ -1401,23 +1401,21 @@ class MaskedScatterBackwardOp(AtenOp):
 # --------------------------------------------------------------------------- assertions
 
 
-class AssertLike(AtenOp):
-    """A check the captured graph makes on data (F.one_hot: no negative class; torch's
-    core decompositions turn `_assert_async` without a message into this form): no
-    result, and an effect (failing the call: a write, which keeps it alive)."""
+@irdl_op_definition
+class AssertAsyncMsgOp(AtenOp):
+    """Fail the call with `assert_msg` when self is false: a check the captured graph
+    makes on data (F.one_hot: no negative class; torch's core decompositions give every
+    `_assert_async` this form). No result, and an effect (a write, which keeps it alive)."""
 
+    name = "aten._assert_async.msg"
     input = operand_def(TensorOut)
+    assert_msg = prop_def(StringAttr)
     traits = traits_def(MemoryWriteEffect())
     assembly_format = "$input attr-dict `:` type($input)"
 
     def verify_(self) -> None:
         if shape_of(self.input) != () or not isinstance(elem_of(self.input), IntegerType):
             raise VerifyException(f"{self.name}: the condition must be a 0-d integer or i1 tensor")
-
-
-AssertAsyncMsgOp = _binary("AssertAsyncMsgOp", "_assert_async.msg",
-                           type("_AM", (AssertLike,), {"assert_msg": prop_def(StringAttr)}),
-                           "fail the call with assert_msg when self is false")
 
 
 @irdl_op_definition

@@ -127,6 +127,16 @@ def _info(LU: torch.Tensor) -> torch.Tensor:
     return torch.where(zero.any(-1), zero.to(torch.int32).argmax(-1).to(torch.int32) + 1, torch.zeros_like(zero[..., 0], dtype=torch.int32))
 
 
+def _unpack(LU: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(L, U) from the packed factors: L unit lower, U upper."""
+    n = LU.shape[-1]
+    rows = torch.arange(n)
+    below = rows.unsqueeze(-1) > rows
+    L = torch.where(below, LU, torch.zeros_like(LU)) + torch.eye(n, dtype=LU.dtype)
+    U = torch.where(below, torch.zeros_like(LU), LU)
+    return L, U
+
+
 def _triangular(T: torch.Tensor, X: torch.Tensor, lower: bool, unit: bool) -> torch.Tensor:
     """T^-1 X by substitution, T triangular with a static n."""
     n = T.shape[-1]
@@ -147,10 +157,7 @@ def _lu_solve(LU: torch.Tensor, pivots: torch.Tensor, B: torch.Tensor, *, left: 
     if not left:
         return _lu_solve(LU, pivots, B.mT, adjoint=not adjoint).mT
     n = LU.shape[-1]
-    rows = torch.arange(n)
-    below = rows.unsqueeze(-1) > rows
-    L = torch.where(below, LU, torch.zeros_like(LU)) + torch.eye(n, dtype=LU.dtype)
-    U = torch.where(below, torch.zeros_like(LU), LU)
+    L, U = _unpack(LU)
     p = (pivots - 1).to(torch.int64)
     if not adjoint:  # X = U^-1 L^-1 P^T B
         for k in range(n):
@@ -210,10 +217,7 @@ def _lu_unpack(LU: torch.Tensor, pivots: torch.Tensor, unpack_data: bool = True,
     if not _unrollable(LU) or not (unpack_data and unpack_pivots):
         return NotImplemented
     n = LU.shape[-1]
-    rows = torch.arange(n)
-    below = rows.unsqueeze(-1) > rows
-    L = torch.where(below, LU, torch.zeros_like(LU)) + torch.eye(n, dtype=LU.dtype)
-    U = torch.where(below, torch.zeros_like(LU), LU)
+    L, U = _unpack(LU)
     swapped = torch.eye(n, dtype=LU.dtype).expand(LU.shape)  # P^T: the interchanges applied to I
     p = (pivots - 1).to(torch.int64)
     for k in range(n):

@@ -114,7 +114,6 @@ class _Importer:
     def __init__(self, captured: Captured):
         self.captured = captured
         self.values: dict[torch.fx.Node, SSAValue] = {}
-        self.item_ints: dict[sympy.Expr, SSAValue] = {}  # .item() of integers, as i64
         self.tuples: dict[torch.fx.Node, list[SSAValue]] = {}
         """The results of multi-result ops (max.dim, sort, split_with_sizes), for getitem."""
         self.symbols: dict[sympy.Expr, SSAValue] = {}
@@ -333,8 +332,6 @@ class _Importer:
         expr = getattr(node.meta["val"], "node", None)
         if expr is not None and isinstance(expr.expr, sympy.Symbol):
             self.symbols[expr.expr] = value if scalar_type != i64 else self._insert(arith.IndexCastOp(value, IndexType())).results[0]
-            if scalar_type == i64:
-                self.item_ints[expr.expr] = value
         return value
 
     def _define_size(self, size: Any, tensor: SSAValue, dim: int) -> None:

@@ -24,14 +24,10 @@ class DataDependentLowerings(LoweringBase):
         assert isinstance(t, TensorType)
         src = self.dims(op.input)
         rank = len(src)
-        n = self.numel(self.b, src)
-        flags = self.compute(TensorType(i1, [DYNAMIC_INDEX]), [n],
-                             lambda b, idx: cast(b, self.load(b, op.input, self.delinearize(b, idx[0], src)), i1))
-        compact = self.b.insert(te.CompactOp(flags, n))
-        self.extents[compact.positions] = [compact.count]
+        positions, count = self._compact_mask(op.input, op.input)
 
         def body(b: Builder, idx: list[SSAValue]) -> SSAValue:
-            flat = cast(b, self.load(b, compact.positions, [idx[0]]), idx[0].type)
+            flat = cast(b, self.load(b, positions, [idx[0]]), idx[0].type)
             coords = self.delinearize(b, flat, src) if rank else [flat]
             value = coords[-1]
             for k in reversed(range(rank - 1)):  # pick coordinate idx[1] (a loop index)
@@ -39,7 +35,7 @@ class DataDependentLowerings(LoweringBase):
                 value = b.insert(arith.SelectOp(is_k, coords[k], value)).result
             return cast(b, value, i64)
 
-        return self.compute(t, [compact.count, self.index(max(rank, 1))], body)
+        return self.compute(t, [count, self.index(max(rank, 1))], body)
 
     def _compact_mask(self, mask: SSAValue, like: SSAValue) -> tuple[SSAValue, SSAValue]:
         """(positions, count) of the true elements of mask broadcast to like's shape,

@@ -124,8 +124,7 @@ class IndexingLowerings(LoweringBase):
 
         return self.scatter("add", op.input, self.dims(op.index), body)
 
-    def _scatter_along(self, op: aten.ScatterLike, kind: str, base: SSAValue, value: SSAValue | None,
-                       convert: bool = True) -> SSAValue:
+    def _scatter_along(self, op: aten.ScatterLike, kind: str, base: SSAValue, value: SSAValue | None) -> SSAValue:
         """base with value[i] (src, or the scalar `value` of scatter.value) combined by
         `kind` into base at index[i] along dim; the space is the index's."""
         d = op.index_dim()
@@ -136,7 +135,7 @@ class IndexingLowerings(LoweringBase):
             k = self.to_index(b, self.load(b, op.index, idx), src[d], f"{op.overload()} along dim {d}", op.index)
             v = value if value is not None else op.src  # type: ignore[attr-defined]
             x = self.load(b, v, idx) if isinstance(v.type, TensorType) else v
-            return idx[:d] + [k] + idx[d + 1:], cast(b, x, et) if convert else x
+            return idx[:d] + [k] + idx[d + 1:], cast(b, x, et)
 
         return self.scatter(kind, base, self.dims(op.index), body)
 

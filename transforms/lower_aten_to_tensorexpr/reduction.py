@@ -138,7 +138,7 @@ class ReductionLowerings(LoweringBase):
 
     lower_ProdDimInt = lower_Prod
 
-    def _first_extreme(self, op: aten.AtenOp, kind: str, extreme: SSAValue, flat: bool) -> SSAValue:
+    def _first_extreme(self, op: aten.AtenOp, extreme: SSAValue, flat: bool) -> SSAValue:
         """The first index along the reduced dims (flattened when `flat`) where the
         input equals `extreme` or is NaN (torch's max and argmax rank NaN highest)."""
         t = op.results[-1].type
@@ -172,19 +172,19 @@ class ReductionLowerings(LoweringBase):
 
     def lower_Argmax(self, op: aten.AtenOp) -> SSAValue:
         flat = op.properties.get("dim") is None
-        return self._first_extreme(op, "max", self._extreme(op, "max"), flat)
+        return self._first_extreme(op, self._extreme(op, "max"), flat)
 
     def lower_Argmin(self, op: aten.AtenOp) -> SSAValue:
         flat = op.properties.get("dim") is None
-        return self._first_extreme(op, "min", self._extreme(op, "min"), flat)
+        return self._first_extreme(op, self._extreme(op, "min"), flat)
 
     def lower_MaxDim(self, op: aten.AtenOp) -> list[SSAValue]:
         values = self._extreme(op, "max")
-        return [values, self._first_extreme(op, "max", values, False)]
+        return [values, self._first_extreme(op, values, False)]
 
     def lower_MinDim(self, op: aten.AtenOp) -> list[SSAValue]:
         values = self._extreme(op, "min")
-        return [values, self._first_extreme(op, "min", values, False)]
+        return [values, self._first_extreme(op, values, False)]
 
     def _variance(self, op: aten.AtenOp) -> tuple[SSAValue, SSAValue]:
         """(variance, mean): the mean first, then the sum of squared deviations from

@@ -13,8 +13,8 @@ func.func @nonzero(%N: index, %x: tensor<?x3xf64> {aten.dims = ["N", 3 : i64]}) 
   func.return %0 : tensor<?x2xi64>
 }
 // CHECK-LABEL: func.func @nonzero(%N: index, %x: tensor<?x3xf64> {te.dims = ["N", 3 : i64]}) -> tensor<?x2xi64> {
-// CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[C2:%[0-9]+]] = arith.constant 2 : index
+// CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT:    {{%[0-9]+}} = arith.constant 1 : index
 // CHECK-NEXT:    [[C3:%[0-9]+]] = arith.constant 3 : index
 // CHECK-NEXT:    [[NUMEL:%[0-9]+]] = arith.muli %N, [[C3]] : index
