@@ -4,8 +4,10 @@ make_fx traces through the autograd engine, so the backward becomes plain aten o
 Only `tracing_mode="symbolic"` generalizes over sizes, and only if nothing pins a
 size on the way: we fakify the inputs ourselves so that exactly the dims the user
 marked dynamic get a symbol (one symbol per `Dim`, shared by all its uses), check
-every guard of that first trace against the declared ranges, functionalize, and
-trace a second time at other sizes to compare the graphs.
+every guard of that first trace against the declared ranges, and functionalize
+(a second trace, only when the graph mutates). A guard-free symbolic trace holds
+at every size, so one trace suffices; `capture(..., check_args=...)` traces again
+at other sizes and compares the graphs, for a user who wants the proof.
 
 Library code sees what torch.compile / torch.export would show it: TorchScript
 runs as its Python source and `torch.compiler.is_compiling()` is True.
@@ -96,8 +98,8 @@ def capture(
 
     `example_args` may be a dict: its keys name the (positional) arguments.
     `check_args`, if given, are other inputs (other sizes) traced a second time
-    to prove the graph does not depend on the traced sizes; by default they are
-    made by growing every dynamic dim of the examples.
+    to prove the graph does not depend on the traced sizes (the guard check
+    already proves it for everything make_fx sees; the retrace costs a trace).
     """
     if isinstance(example_args, Mapping):
         names = list(example_args)
@@ -142,8 +144,6 @@ def capture(
     }
     captured = Captured(graph, args, symbols, weights, getattr(fn, "__name__", "main"), sym_names, single)
 
-    if check_args is None:
-        check_args = _grown(example_args, dims)
     if check_args is not None:
         _compare_retrace(fn, traced_code, check_args, dims)
     _forget_shape_envs()
@@ -575,7 +575,11 @@ def _functionalize(
     graph: torch.fx.GraphModule, fakes: list[torch.Tensor]
 ) -> torch.fx.GraphModule:
     """Retrace without mutations, in the same fake mode so the symbols stay, and
-    through an FX interpreter so each new node keeps its source's stack trace."""
+    through an FX interpreter so each new node keeps its source's stack trace.
+    A graph without mutating ops is already functional: kept as it is."""
+    if not any(isinstance(n.target, torch._ops.OpOverload) and n.target._schema.is_mutable
+               for n in graph.graph.nodes if n.op == "call_function"):
+        return graph
     run = torch.fx.Interpreter(graph).run
     with fx_traceback.preserve_node_meta():
         functional = make_fx(
@@ -586,20 +590,6 @@ def _functionalize(
     functional.graph.eliminate_dead_code()
     functional.recompile()
     return functional
-
-
-def _grown(
-    args: Sequence[torch.Tensor], dims: list[dict[int, Dim]]
-) -> list[torch.Tensor] | None:
-    """Inputs with every dynamic dim one larger; None when nothing is dynamic."""
-    if not any(dims):
-        return None
-    return [
-        torch.zeros(
-            [s + 1 if d in ds else s for d, s in enumerate(a.shape)], dtype=a.dtype
-        )
-        for a, ds in zip(args, dims)
-    ]
 
 
 def _compare_retrace(
