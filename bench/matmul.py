@@ -3,10 +3,11 @@
     PYTHONPATH=. .venv/bin/python bench/matmul.py [--threads 1]
 
 For each (K, J) of a potential's dense layer (SchNet's 20 -> 32 and 32 -> 32 filters,
-the MLP's 16 -> 64 and 64 -> 64, the issue's 64 -> 128) and N rows, it compiles
-`x @ W` (W a K x J weight, N dynamic; the schedule register-blocks each row of J
-outputs, `te.vector`) and times it against `torch.mm(x, W)` into a preallocated
-output, one thread each, interleaved; medians. Ours includes its call path (~5 us).
+the MLP's 16 -> 64 and 64 -> 64, radial and readout MLPs of widths 128 and 256) and N
+rows, it compiles `x @ W` (W a K x J weight, N dynamic; the schedule computes it in
+register tiles of rows x vectors, `te.vector` and `te.tile`) and times it against
+`torch.mm(x, W)` into a preallocated output, one thread each; medians. Ours includes
+its call path (~5 us). `ours/mm` <= 1.25 is 80% of torch.mm's throughput.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from torch.export import Dim
 
 from pipeline.compiler import compile
 
-SHAPES = [(20, 32), (32, 32), (16, 64), (64, 64), (64, 128)]
+SHAPES = [(20, 32), (32, 32), (16, 64), (64, 64), (64, 128), (128, 128), (128, 256), (256, 256)]
 ROWS = [1024, 16384]
 
 
@@ -59,7 +60,9 @@ def main() -> None:
             x = torch.randn(n, k, generator=gen)
             out = torch.empty(n, j)
             (got,) = compiled(x)
-            assert torch.allclose(got, x @ weight, rtol=1e-5, atol=1e-5)
+            want = x @ weight
+            err = ((got - want).abs().max() / want.abs().max()).item()
+            assert err <= 1e-5, f"{k} x {j}, N = {n}: relative error {err:.1e}"
             mm = median_time(lambda: torch.mm(x, weight, out=out))
             ours = median_time(lambda: compiled(x))
             flops = 2.0 * n * k * j

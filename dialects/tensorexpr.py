@@ -66,6 +66,15 @@ def static_extent(v: SSAValue) -> int | None:
     return None
 
 
+def dependents(block: Block, arg: SSAValue) -> set[SSAValue]:
+    """The values of a body `block` computed from `arg` (itself included)."""
+    out = {arg}
+    for o in block.ops:
+        if any(v in out for v in o.operands):
+            out.update(o.results)
+    return out
+
+
 def _check_body(op: IRDLOperation, block: Block, n_args: int, what: str) -> None:
     if len(block.args) != n_args or any(
         not isinstance(a.type, IndexType) for a in block.args

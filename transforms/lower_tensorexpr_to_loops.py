@@ -423,7 +423,9 @@ class _FunctionLowering:
 
         lanes = op.attributes.get("te.vector")
         if isinstance(lanes, IntegerAttr):
-            self.lower_reduce_vectorized(op, body, buf, space, order, outer, lanes.value.data)
+            tile = op.attributes.get("te.tile")
+            rows, vectors = [int(v) for v in tile.get_values()] if isinstance(tile, DenseArrayBase) else (1, 1)
+            self.lower_reduce_vectorized(op, buf, space, order, outer, lanes.value.data, (rows, vectors))
             return
         if all(d >= rank for d in dims):  # reduction loops innermost
             def step(b: Builder, ivs: list[SSAValue], acc: list[SSAValue]) -> list[SSAValue]:
@@ -456,33 +458,81 @@ class _FunctionLowering:
         self.nest(self.b, [space[d] for d in order[:outer]], reduce, enter=body.enter, parallel=_parallel(op))
 
     def lower_reduce_vectorized(
-        self, op: te.ReduceOp, body: _Body, buf: _Buffer, space: list[SSAValue], order: list[int],
-        outer: int, lanes: int,
+        self, op: te.ReduceOp, buf: _Buffer, space: list[SSAValue], order: list[int], outer: int,
+        lanes: int, tile: tuple[int, int],
     ) -> None:
-        """`te.vector = w`: the row of J outputs (the last dim, innermost in te.order)
-        is J / w vectors carried in the reduction loops' iter_args: per step, each
-        w-lane slice of the body is evaluated on vectors (loads along J become
-        vector.load, the rest is broadcast) and combined; then stored once."""
+        """`te.vector = w`, `te.tile = [R, C]`: register tiles of R rows (iterations of
+        the loop just outside the reduction) x C w-lane slices of the row J (the last
+        dim, innermost in te.order), carried in the reduction loops' iter_args. Per
+        reduction step, what varies along J is evaluated on vectors (its loads become
+        vector.load), the rest once per row as scalars, broadcast; multiply-adds may
+        contract to FMAs. J is walked in J / (C w) tiles; the rows in tiles of R, then
+        the remaining rows one by one."""
         kind, et = op.kind.data, op.element_type()
         rank = op.rank()
         vt = VectorType(et, [lanes])
-        row = te.static_extent(op.extents[-1])
-        assert row is not None and row % lanes == 0
+        rows, vectors = tile if outer >= 1 else (1, tile[1])
+        row_extent = te.static_extent(op.extents[-1])
+        assert row_extent is not None and row_extent % (lanes * vectors) == 0
+        args = op.body.block.args
         red = order[outer:-1]
+        row_arg = args[order[outer - 1]] if rows > 1 else None
+        on_row = _dependents(row_arg) if row_arg is not None else set()
 
-        def step(b: Builder, ivs: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
-            return [_combine(b, kind, acc, body.vector_result(b, self.index(k * lanes, b), vt))
-                    for k, acc in enumerate(accs)]
+        def tiles(b: Builder, ivs: list[SSAValue], first: list[SSAValue]) -> None:
+            """The tiles of the rows `first` (row ivs; `ivs` the outer loops')."""
+            body = _Body(self, op.body.block, [args[d] for d in order])
+            if row_arg is not None:
+                body.only = {o for o in op.body.block.ops if not any(v in on_row for v in o.operands)}
+            body.enter(b, [])
+            body.enter(b, ivs)
 
-        def reduce(b: Builder, ivs: list[SSAValue]) -> None:
-            zero = b.insert(vector.BroadcastOp(_identity(b, kind, et), vt)).vector
-            accs = self.reduce_nest(b, [space[d] for d in red], [zero] * (row // lanes), step, ivs, body.enter)
-            for k, acc in enumerate(accs):
-                at = self.linear(b, _unpermute(ivs + [self.index(k * lanes, b)], order[:outer] + [rank - 1]),
-                                 buf.extents)
-                b.insert(vector.StoreOp(acc, buf.memref, [at]))
+            def columns(cb: Builder, start: SSAValue) -> None:
+                lane0 = [cb.insert(arith.AddiOp(start, self.index(c * lanes, cb))).result for c in range(vectors)]
 
-        self.nest(self.b, [space[d] for d in order[:outer]], reduce, enter=body.enter, parallel=_parallel(op))
+                def step(sb: Builder, _: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
+                    values = body.vector_tile(sb, row_arg, first, lane0, vt)
+                    return [_combine(sb, kind, acc, x, contract=True) for acc, x in zip(accs, values)]
+
+                zero = cb.insert(vector.BroadcastOp(_identity(cb, kind, et), vt)).vector
+                accs = self.reduce_nest(cb, [space[d] for d in red], [zero] * (len(first) * vectors), step, ivs,
+                                        body.enter)
+                for k, acc in enumerate(accs):
+                    r, c = divmod(k, vectors)
+                    at_ivs = ivs[:-1] + [first[r]] if row_arg is not None else ivs
+                    at = self.linear(cb, _unpermute(at_ivs + [lane0[c]], order[:outer] + [rank - 1]), buf.extents)
+                    cb.insert(vector.StoreOp(acc, buf.memref, [at]))
+
+            count = row_extent // (lanes * vectors)
+            if count == 1:
+                columns(b, self.zero)
+                return
+            block = Block(arg_types=[IndexType()])
+            cb = Builder(InsertPoint.at_end(block))
+            columns(cb, cb.insert(arith.MuliOp(block.args[0], self.index(lanes * vectors, cb))).result)
+            cb.insert(scf.YieldOp())
+            b.insert(scf.ForOp(self.zero, self.index(count, b), self.one, [], Region(block)))
+
+        outer_extents = [space[d] for d in order[:outer]]
+        if row_arg is None:
+            self.nest(self.b, outer_extents, lambda b, ivs: tiles(b, ivs, [self.zero]), parallel=_parallel(op))
+            return
+        n = outer_extents[-1]
+        r = self.index(rows)
+        full = self.b.insert(arith.DivUIOp(n, r)).result
+
+        def tiled(b: Builder, ivs: list[SSAValue]) -> None:
+            base = b.insert(arith.MuliOp(ivs[-1], self.index(rows, b))).result
+            first = [base] + [b.insert(arith.AddiOp(base, self.index(k, b))).result for k in range(1, rows)]
+            tiles(b, ivs[:-1] + [base], first)
+
+        def rest(b: Builder, ivs: list[SSAValue]) -> None:
+            row = b.insert(arith.AddiOp(b.insert(arith.MuliOp(full, r)).result, ivs[-1])).result
+            tiles(b, ivs[:-1] + [row], [row])
+
+        self.nest(self.b, outer_extents[:-1] + [full], tiled, parallel=_parallel(op))
+        left = self.b.insert(arith.RemUIOp(n, r)).result
+        self.nest(self.b, outer_extents[:-1] + [left], rest)
 
     def lower_scatter(self, op: te.ScatterOp) -> None:
         base = self.buffers[op.base]
@@ -584,6 +634,17 @@ def _slice_args(v: SSAValue, block: Block) -> set[SSAValue]:
     return args | ({v} if isinstance(v, BlockArgument) and v.owner is block else set())
 
 
+def _inside(v: SSAValue, block: Block) -> bool:
+    """Whether `v` is an argument or a result of an op of `block`."""
+    return v.owner is block or (isinstance(v.owner, Operation) and v.owner.parent_block() is block)
+
+
+def _dependents(arg: BlockArgument) -> set[SSAValue]:
+    block = arg.owner
+    assert isinstance(block, Block)
+    return te.dependents(block, arg)
+
+
 def _order(op: te.ComputeOp | te.ReduceOp | te.ScatterOp) -> list[int]:
     """The body's arguments in loop order, outermost first (`te.order`, set by `schedule`)."""
     order = op.attributes.get("te.order")
@@ -649,31 +710,55 @@ class _Body:
     def value(self, v: SSAValue) -> SSAValue:
         return self.mapping.get(v, v)
 
-    def vector_result(self, b: Builder, lane0: SSAValue, vt: VectorType) -> SSAValue:
-        """The yielded value for `vt`'s lanes of the last (innermost, unbound) loop
-        starting at `lane0`, as a vector: the waiting ops, which depend on that loop
-        through loads along it (see schedule.vector_width), on vectors. Leaves the
-        waiting ops waiting: one call per slice of the row."""
+    def vector_tile(self, b: Builder, row: BlockArgument | None, rows: list[SSAValue], lane0: list[SSAValue],
+                    vt: VectorType) -> list[SSAValue]:
+        """The yielded value at each row of `rows` (the values of argument `row`; None:
+        the row is bound already) and each w-lane slice starting at `lane0` of the
+        last (innermost, unbound) loop, row-major. What depends on the last loop is
+        built on vectors (its loads along it, see schedule.vector_width), the rest
+        as scalars, each once per row, or once if it ignores the row."""
         last = self.order[-1]
-        mapping = dict(self.mapping)
-        mapping[last] = lane0
+        on_row = _dependents(row) if row is not None else set()
+        on_lane = _dependents(last)
+        memo: dict[tuple[SSAValue, int | None, int | None], SSAValue] = {}
+        contract = arith.FastMathFlagsAttr([arith.FastMathFlag.ALLOW_CONTRACT])
 
-        def vec(v: SSAValue) -> SSAValue:
-            v = mapping.get(v, v)
-            return v if isinstance(v.type, VectorType) else b.insert(vector.BroadcastOp(v, vt)).vector
+        def get(v: SSAValue, r: int, c: int) -> SSAValue:
+            if v is row:
+                return rows[r]
+            if v is last:
+                return lane0[c]
+            if (v in self.mapping and v not in on_row) or not _inside(v, self.block):
+                return self.mapping.get(v, v)
+            key = (v, r if v in on_row else None, c if v in on_lane else None)
+            if key not in memo:
+                memo[key] = build(v, r, c)
+            return memo[key]
 
-        for op in self.pending:
+        def vec(v: SSAValue, r: int, c: int) -> SSAValue:
+            x = get(v, r, c)
+            return x if isinstance(x.type, VectorType) else b.insert(vector.BroadcastOp(x, vt)).vector
+
+        def build(v: SSAValue, r: int, c: int) -> SSAValue:
+            op = v.owner
+            assert isinstance(op, Operation)
+            if v not in on_lane:  # a scalar: the row's value
+                local = {o: get(o, r, c) for o in op.operands}
+                self.lowering.emit(b, op, local)
+                return local[v]
             if isinstance(op, te.LoadOp):
                 buf = self.lowering.buffers[op.tensor]
-                at = self.lowering.linear(b, [mapping[i] for i in op.indices], buf.extents)
-                mapping[op.result] = b.insert(vector.LoadOp(buf.memref, [at], vt)).result
-            elif isinstance(op, arith.NegfOp):
-                mapping[op.result] = b.insert(arith.NegfOp(vec(op.operand))).result
-            else:
-                lhs, rhs = op.operands
-                mapping[op.result] = b.insert(type(op)(vec(lhs), vec(rhs))).results[0]
+                at = self.lowering.linear(b, [get(i, r, c) for i in op.indices], buf.extents)
+                return b.insert(vector.LoadOp(buf.memref, [at], vt)).result
+            if isinstance(op, arith.NegfOp):
+                return b.insert(arith.NegfOp(vec(op.operand, r, c))).result
+            lhs, rhs = (vec(o, r, c) for o in op.operands)
+            if isinstance(op, (arith.AddfOp, arith.SubfOp, arith.MulfOp)):
+                return b.insert(type(op)(lhs, rhs, contract)).result
+            return b.insert(type(op)(lhs, rhs)).results[0]
+
         assert isinstance(self.terminator, te.YieldOp)
-        return vec(self.terminator.value)
+        return [vec(self.terminator.value, r, c) for r in range(len(rows)) for c in range(len(lane0))]
 
     def result(self) -> SSAValue:
         """The value a te.yield yields."""
@@ -694,15 +779,18 @@ def _identity(b: Builder, kind: str, t: Attribute) -> SSAValue:
     return const(b, -big if kind == "max" else big, t) if is_float(t) else const(b, -big - 1 if kind == "max" else big, t)
 
 
-def _combine(b: Builder, kind: str, acc: SSAValue, x: SSAValue, *, reassociate: bool = False) -> SSAValue:
+def _combine(b: Builder, kind: str, acc: SSAValue, x: SSAValue, *, reassociate: bool = False,
+             contract: bool = False) -> SSAValue:
     """acc (+, *, max, min) x; `reassociate` lets LLVM vectorize a float sum
-    (it changes the order of additions, within rounding)."""
+    (it changes the order of additions, within rounding); `contract` lets it fuse
+    a multiply into the add (an FMA: one rounding instead of two)."""
     from transforms.lower_aten_to_tensorexpr.scalars import is_float
 
     t = acc.type
     f = is_float(t.element_type if isinstance(t, VectorType) else t)
-    if f and reassociate and kind in ("add", "mul"):
-        flags = arith.FastMathFlagsAttr([arith.FastMathFlag.REASSOC, arith.FastMathFlag.ALLOW_CONTRACT])
+    if f and (reassociate or contract) and kind in ("add", "mul"):
+        flags = arith.FastMathFlagsAttr([arith.FastMathFlag.REASSOC, arith.FastMathFlag.ALLOW_CONTRACT]
+                                        if reassociate else [arith.FastMathFlag.ALLOW_CONTRACT])
         return b.insert((arith.AddfOp if kind == "add" else arith.MulfOp)(acc, x, flags)).result
     boolean = not f and (t.element_type if isinstance(t, VectorType) else t).width.data == 1  # type: ignore[attr-defined]
     op = {

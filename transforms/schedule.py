@@ -18,10 +18,12 @@ k and stays a dot product per output element).
 
 Vectors. The innermost loop is the contiguous one, and LLVM's loop vectorizer
 picks its width for the host CPU (16 x f32 on AVX-512). An accumulating `x @ B`
-with a static row of J outputs is register-blocked instead (`te.vector = w`): the
-row lives in J / w vector registers across the whole reduction, where LLVM would
-load and store it at every step (w: the widest lane count dividing J that fits
-the CPU's registers).
+with a static row of J outputs is register-blocked instead (`te.vector = w`, w
+the widest lane count dividing J that fits a register; `te.tile = [R, C]`): a tile
+of R rows x C w-lane slices of J stays in registers across the whole reduction,
+where LLVM would load and store the row at every step; each step loads R scalars
+of x and C slices of B for R x C multiply-adds (the 2-d register tile of a GEMM
+micro-kernel; B is a small weight, already contiguous along J: no packing).
 
 Parallel loop. The outermost loop, when it is an output dim sized by a symbol (N,
 E; static dims are short): never a reduction loop, which carries its accumulator;
@@ -91,12 +93,17 @@ def host_vector_bits() -> int:
     return 512 if features.get("avx512f") else 256 if features.get("avx") else 128
 
 
+def vector_registers(bits: int) -> int:
+    """Architectural SIMD registers: 32 with AVX-512, 16 with AVX/AVX2 or SSE (x86-64)."""
+    return 32 if bits >= 512 else 16
+
+
 def vector_width(op: te.ComputeOp | te.ReduceOp | te.ScatterOp, order: list[int], bits: int) -> int | None:
     """Lanes of a register-blocked `x @ B` (`te.vector`): an accumulating te.reduce
-    whose one static output dim J is innermost, whose body is loads and float
-    arithmetic, and whose loads read along J contiguously (J the last index) or
-    not at all. The row of J outputs stays in J / w vector registers across the
-    reduction: w, the widest that divides J, with at most 16 registers."""
+    whose one static output dim J is innermost and whose values along J are loads
+    along J (J their last index, and only there) and float arithmetic; what does
+    not vary along J may be anything (a fused activation of x, a checked gather).
+    w: the widest lane count that divides J."""
     if not isinstance(op, te.ReduceOp) or not order or order[-1] != op.rank() - 1:
         return None
     t = op.element_type()
@@ -107,16 +114,46 @@ def vector_width(op: te.ComputeOp | te.ReduceOp | te.ScatterOp, order: list[int]
     if any(te.static_extent(op.extents[d]) is not None for d in order[:-1] if d < op.rank()):
         return None  # one static output dim only: the row
     j = op.body.block.args[op.rank() - 1]
+    along = te.dependents(op.body.block, j)
     for inner in op.body.block.ops:
+        if isinstance(inner, te.YieldOp) or not any(v in along for v in inner.results):
+            continue
         if isinstance(inner, te.LoadOp):
-            if j in inner.indices[:-1]:
+            if j in inner.indices[:-1] or inner.indices[-1] is not j:
                 return None
-        elif not isinstance(inner, te.YieldOp) and inner.name not in VECTOR_OPS:
+        elif inner.name not in VECTOR_OPS:
             return None
     for lanes in (16, 8, 4, 2):
-        if lanes * width <= bits and j_extent % lanes == 0 and j_extent // lanes <= 16:
+        if lanes * width <= bits and j_extent % lanes == 0:
             return lanes
     return None
+
+
+MAX_TILE_ROWS = 8
+
+
+def register_tile(op: te.ReduceOp, order: list[int], lanes: int, registers: int) -> tuple[int, int]:
+    """(rows, vectors) of the register tile of a `te.vector` reduction: `rows`
+    consecutive iterations of the loop just outside the reduction (the rows of x)
+    times `vectors` w-lane slices of J accumulate in registers across the whole
+    reduction. Per reduction step a tile loads `rows` scalars (broadcast) and
+    `vectors` slices of B for rows x vectors multiply-adds, so the tile maximizes
+    that ratio with rows x vectors accumulators + vectors + 1 registers; J is
+    walked in tiles of `vectors` slices (which must divide J / w)."""
+    slices = (te.static_extent(op.extents[-1]) or lanes) // lanes
+    outer = next((k for k, d in enumerate(order) if d >= op.rank()), len(order))
+    max_rows = MAX_TILE_ROWS if outer >= 1 and order[outer - 1] < op.rank() - 1 else 1
+    best, best_score = (1, 1), 0.0
+    for vectors in range(1, slices + 1):
+        if slices % vectors:
+            continue
+        for rows in range(1, max_rows + 1):
+            if rows * vectors + vectors + 1 > registers:
+                break
+            score = rows * vectors / (rows + vectors)
+            if score > best_score + 1e-9:
+                best, best_score = (rows, vectors), score
+    return best
 
 
 def partition_dim(op: te.ScatterOp) -> int | None:
@@ -174,10 +211,16 @@ class SchedulePass(ModulePass):
                 order = loop_order(o)
                 if order != sorted(order):
                     o.attributes["te.order"] = DenseArrayBase.from_list(i64, order)
-                lanes = vector_width(o, order, self.vector_bits or host_vector_bits())
-                if lanes is not None:
-                    o.attributes["te.vector"] = IntegerAttr(lanes, 64)
+                bits = self.vector_bits or host_vector_bits()
+                lanes = vector_width(o, order, bits)
                 chunk = min_chunk(o, order)
+                if lanes is not None:
+                    assert isinstance(o, te.ReduceOp)
+                    rows, vectors = register_tile(o, order, lanes, vector_registers(bits))
+                    o.attributes["te.vector"] = IntegerAttr(lanes, 64)
+                    o.attributes["te.tile"] = DenseArrayBase.from_list(i64, [rows, vectors])
+                    if chunk is not None and order[1] >= o.rank():  # the parallel loop walks tiles of rows
+                        chunk = -(-chunk // rows)
                 if chunk is not None:
                     o.attributes["te.parallel"] = IntegerAttr(chunk, 64)
                 if isinstance(o, te.ScatterOp) and chunk is not None:

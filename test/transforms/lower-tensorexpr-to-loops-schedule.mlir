@@ -280,23 +280,27 @@ func.func @partitioned(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["E"
 // GONE-NOT:   scf.parallel{{.*}}%E
 
 // -----
-// x @ B register-blocked (te.vector = 16): per row e, the 32 outputs are two
-// vector<16xf32> accumulators carried through the k loop in iter_args; each step
-// loads x[e, k] once (a scalar, broadcast), the two 16-lane slices of b's row k
-// (vector.load), and adds the products; the row is stored once, after the loop.
-func.func @x_b_vector(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]}, %b: tensor<64x32xf32>) -> tensor<?x32xf32> {
+// x @ B in register tiles (te.vector = 16, te.tile = [2 rows, 1 vector]), x fused
+// through an exp: rows go in pairs (E / 2 tiles, then the E % 2 rows left one by
+// one), the 32 outputs in two column tiles of one 16-lane vector. Per pair and
+// column tile, two vector<16xf32> accumulators ride the k loop's iter_args; each
+// step computes exp(x[e, k]) once per row (a scalar, broadcast) and loads b's slice
+// once for both rows (vector.load); mulf and addf may contract to an FMA. Each
+// accumulator is stored once, after the loop.
+func.func @x_b_tile(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]}, %b: tensor<64x32xf32>) -> tensor<?x32xf32> {
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
-  %y = te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.vector = 16 : i64} : tensor<?x32xf32> {
+  %y = te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.vector = 16 : i64, te.tile = array<i64: 2, 1>} : tensor<?x32xf32> {
   ^bb0(%e: index, %j: index, %k: index):
     %a = te.load %x[%e, %k] : tensor<?x64xf32> -> f32
+    %s = math.exp %a : f32
     %w = te.load %b[%k, %j] : tensor<64x32xf32> -> f32
-    %p = arith.mulf %a, %w : f32
+    %p = arith.mulf %s, %w : f32
     te.yield %p : f32
   }
   func.return %y : tensor<?x32xf32>
 }
-// CHECK-LABEL: func.func @x_b_vector(%E: index, %x: memref<?xf32> {te.dims = ["E", 64 : i64]}, %b: memref<?xf32>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
+// CHECK-LABEL: func.func @x_b_tile(%E: index, %x: memref<?xf32> {te.dims = ["E", 64 : i64]}, %b: memref<?xf32>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
 // CHECK-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : index
@@ -304,40 +308,82 @@ func.func @x_b_vector(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]
 // CHECK-NEXT: [[C32:%[0-9]+]] = arith.constant 32 : index
 // CHECK-NEXT: %c32 = arith.constant 32 : index
 // CHECK-NEXT: %c64 = arith.constant 64 : index
-// CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %E step [[C1]] {
-// CHECK-NEXT:   [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:   [[BROADCAST:%[0-9]+]] = vector.broadcast [[CST]] : f32 to vector<16xf32>
-// CHECK-NEXT:   [[FOR:%[0-9]+]], [[FOR_2:%[0-9]+]] = scf.for [[IV_2:%[0-9]+]] = [[C0]] to %c64 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[BROADCAST]], [[ACC_2:%[0-9]+]] = [[BROADCAST]]) -> (vector<16xf32>, vector<16xf32>) {
-// CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[IV]], [[C64]] : index
-// CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[IV_2]] : index
-// CHECK-NEXT:     [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI]]] : memref<?xf32>
-// CHECK-NEXT:     [[C0_2:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT:     [[MULI_2:%[0-9]+]] = arith.muli [[IV_2]], [[C32]] : index
-// CHECK-NEXT:     [[ADDI_2:%[0-9]+]] = arith.addi [[MULI_2]], [[C0_2]] : index
-// CHECK-NEXT:     [[LOAD_2:%[0-9]+]] = vector.load %b{{\[}}[[ADDI_2]]] : memref<?xf32>, vector<16xf32>
-// CHECK-NEXT:     [[BROADCAST_2:%[0-9]+]] = vector.broadcast [[LOAD]] : f32 to vector<16xf32>
-// CHECK-NEXT:     [[MULF:%[0-9]+]] = arith.mulf [[BROADCAST_2]], [[LOAD_2]] : vector<16xf32>
-// CHECK-NEXT:     [[ADDF:%[0-9]+]] = arith.addf [[ACC]], [[MULF]] : vector<16xf32>
+// CHECK-NEXT: [[C2:%[0-9]+]] = arith.constant 2 : index
+// CHECK-NEXT: [[DIVUI:%[0-9]+]] = arith.divui %E, [[C2]] : index
+// CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to [[DIVUI]] step [[C1]] {
+// CHECK-NEXT:   [[C2_2:%[0-9]+]] = arith.constant 2 : index
+// CHECK-NEXT:   [[MULI:%[0-9]+]] = arith.muli [[IV]], [[C2_2]] : index
+// CHECK-NEXT:   [[C1_2:%[0-9]+]] = arith.constant 1 : index
+// CHECK-NEXT:   [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[C1_2]] : index
+// CHECK-NEXT:   [[C2_3:%[0-9]+]] = arith.constant 2 : index
+// CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = [[C0]] to [[C2_3]] step [[C1]] {
 // CHECK-NEXT:     [[C16:%[0-9]+]] = arith.constant 16 : index
-// CHECK-NEXT:     [[MULI_3:%[0-9]+]] = arith.muli [[IV_2]], [[C32]] : index
-// CHECK-NEXT:     [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_3]], [[C16]] : index
-// CHECK-NEXT:     [[LOAD_3:%[0-9]+]] = vector.load %b{{\[}}[[ADDI_3]]] : memref<?xf32>, vector<16xf32>
-// CHECK-NEXT:     [[BROADCAST_3:%[0-9]+]] = vector.broadcast [[LOAD]] : f32 to vector<16xf32>
-// CHECK-NEXT:     [[MULF_2:%[0-9]+]] = arith.mulf [[BROADCAST_3]], [[LOAD_3]] : vector<16xf32>
-// CHECK-NEXT:     [[ADDF_2:%[0-9]+]] = arith.addf [[ACC_2]], [[MULF_2]] : vector<16xf32>
-// CHECK-NEXT:     scf.yield [[ADDF]], [[ADDF_2]] : vector<16xf32>, vector<16xf32>
+// CHECK-NEXT:     [[MULI_2:%[0-9]+]] = arith.muli [[IV_2]], [[C16]] : index
+// CHECK-NEXT:     [[C0_2:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT:     [[ADDI_2:%[0-9]+]] = arith.addi [[MULI_2]], [[C0_2]] : index
+// CHECK-NEXT:     [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:     [[BROADCAST:%[0-9]+]] = vector.broadcast [[CST]] : f32 to vector<16xf32>
+// CHECK-NEXT:     [[FOR:%[0-9]+]], [[FOR_2:%[0-9]+]] = scf.for [[IV_3:%[0-9]+]] = [[C0]] to %c64 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[BROADCAST]], [[ACC_2:%[0-9]+]] = [[BROADCAST]]) -> (vector<16xf32>, vector<16xf32>) {
+// CHECK-NEXT:       [[MULI_3:%[0-9]+]] = arith.muli [[MULI]], [[C64]] : index
+// CHECK-NEXT:       [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_3]], [[IV_3]] : index
+// CHECK-NEXT:       [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_3]]] : memref<?xf32>
+// CHECK-NEXT:       %s = math.exp [[LOAD]] : f32
+// CHECK-NEXT:       [[BROADCAST_2:%[0-9]+]] = vector.broadcast %s : f32 to vector<16xf32>
+// CHECK-NEXT:       [[MULI_4:%[0-9]+]] = arith.muli [[IV_3]], [[C32]] : index
+// CHECK-NEXT:       [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_4]], [[ADDI_2]] : index
+// CHECK-NEXT:       [[LOAD_2:%[0-9]+]] = vector.load %b{{\[}}[[ADDI_4]]] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT:       [[MULF:%[0-9]+]] = arith.mulf [[BROADCAST_2]], [[LOAD_2]] fastmath<contract> : vector<16xf32>
+// CHECK-NEXT:       [[MULI_5:%[0-9]+]] = arith.muli [[ADDI]], [[C64]] : index
+// CHECK-NEXT:       [[ADDI_5:%[0-9]+]] = arith.addi [[MULI_5]], [[IV_3]] : index
+// CHECK-NEXT:       [[LOAD_3:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_5]]] : memref<?xf32>
+// CHECK-NEXT:       %s_1 = math.exp [[LOAD_3]] : f32
+// CHECK-NEXT:       [[BROADCAST_3:%[0-9]+]] = vector.broadcast %s_1 : f32 to vector<16xf32>
+// CHECK-NEXT:       [[MULF_2:%[0-9]+]] = arith.mulf [[BROADCAST_3]], [[LOAD_2]] fastmath<contract> : vector<16xf32>
+// CHECK-NEXT:       [[ADDF:%[0-9]+]] = arith.addf [[ACC]], [[MULF]] fastmath<contract> : vector<16xf32>
+// CHECK-NEXT:       [[ADDF_2:%[0-9]+]] = arith.addf [[ACC_2]], [[MULF_2]] fastmath<contract> : vector<16xf32>
+// CHECK-NEXT:       scf.yield [[ADDF]], [[ADDF_2]] : vector<16xf32>, vector<16xf32>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     [[MULI_6:%[0-9]+]] = arith.muli [[MULI]], %c32 : index
+// CHECK-NEXT:     [[ADDI_6:%[0-9]+]] = arith.addi [[MULI_6]], [[ADDI_2]] : index
+// CHECK-NEXT:     vector.store [[FOR]], %out0{{\[}}[[ADDI_6]]] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT:     [[MULI_7:%[0-9]+]] = arith.muli [[ADDI]], %c32 : index
+// CHECK-NEXT:     [[ADDI_7:%[0-9]+]] = arith.addi [[MULI_7]], [[ADDI_2]] : index
+// CHECK-NEXT:     vector.store [[FOR_2]], %out0{{\[}}[[ADDI_7]]] : memref<?xf32>, vector<16xf32>
 // CHECK-NEXT:   }
-// CHECK-NEXT:   [[C0_3:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT:   [[MULI_4:%[0-9]+]] = arith.muli [[IV]], %c32 : index
-// CHECK-NEXT:   [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_4]], [[C0_3]] : index
-// CHECK-NEXT:   vector.store [[FOR]], %out0{{\[}}[[ADDI_4]]] : memref<?xf32>, vector<16xf32>
-// CHECK-NEXT:   [[C16_2:%[0-9]+]] = arith.constant 16 : index
-// CHECK-NEXT:   [[MULI_5:%[0-9]+]] = arith.muli [[IV]], %c32 : index
-// CHECK-NEXT:   [[ADDI_5:%[0-9]+]] = arith.addi [[MULI_5]], [[C16_2]] : index
-// CHECK-NEXT:   vector.store [[FOR_2]], %out0{{\[}}[[ADDI_5]]] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: [[REMUI:%[0-9]+]] = arith.remui %E, [[C2]] : index
+// CHECK-NEXT: scf.for [[IV_4:%[0-9]+]] = [[C0]] to [[REMUI]] step [[C1]] {
+// CHECK-NEXT:   [[MULI_8:%[0-9]+]] = arith.muli [[DIVUI]], [[C2]] : index
+// CHECK-NEXT:   [[ADDI_8:%[0-9]+]] = arith.addi [[MULI_8]], [[IV_4]] : index
+// CHECK-NEXT:   [[C2_4:%[0-9]+]] = arith.constant 2 : index
+// CHECK-NEXT:   scf.for [[IV_5:%[0-9]+]] = [[C0]] to [[C2_4]] step [[C1]] {
+// CHECK-NEXT:     [[C16_2:%[0-9]+]] = arith.constant 16 : index
+// CHECK-NEXT:     [[MULI_9:%[0-9]+]] = arith.muli [[IV_5]], [[C16_2]] : index
+// CHECK-NEXT:     [[C0_3:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT:     [[ADDI_9:%[0-9]+]] = arith.addi [[MULI_9]], [[C0_3]] : index
+// CHECK-NEXT:     [[CST_2:%[0-9]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:     [[BROADCAST_4:%[0-9]+]] = vector.broadcast [[CST_2]] : f32 to vector<16xf32>
+// CHECK-NEXT:     [[FOR_3:%[0-9]+]] = scf.for [[IV_6:%[0-9]+]] = [[C0]] to %c64 step [[C1]] iter_args([[ACC_3:%[0-9]+]] = [[BROADCAST_4]]) -> (vector<16xf32>) {
+// CHECK-NEXT:       [[MULI_10:%[0-9]+]] = arith.muli [[ADDI_8]], [[C64]] : index
+// CHECK-NEXT:       [[ADDI_10:%[0-9]+]] = arith.addi [[MULI_10]], [[IV_6]] : index
+// CHECK-NEXT:       [[LOAD_4:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_10]]] : memref<?xf32>
+// CHECK-NEXT:       %s_2 = math.exp [[LOAD_4]] : f32
+// CHECK-NEXT:       [[BROADCAST_5:%[0-9]+]] = vector.broadcast %s_2 : f32 to vector<16xf32>
+// CHECK-NEXT:       [[MULI_11:%[0-9]+]] = arith.muli [[IV_6]], [[C32]] : index
+// CHECK-NEXT:       [[ADDI_11:%[0-9]+]] = arith.addi [[MULI_11]], [[ADDI_9]] : index
+// CHECK-NEXT:       [[LOAD_5:%[0-9]+]] = vector.load %b{{\[}}[[ADDI_11]]] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT:       [[MULF_3:%[0-9]+]] = arith.mulf [[BROADCAST_5]], [[LOAD_5]] fastmath<contract> : vector<16xf32>
+// CHECK-NEXT:       [[ADDF_3:%[0-9]+]] = arith.addf [[ACC_3]], [[MULF_3]] fastmath<contract> : vector<16xf32>
+// CHECK-NEXT:       scf.yield [[ADDF_3]] : vector<16xf32>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     [[MULI_12:%[0-9]+]] = arith.muli [[ADDI_8]], %c32 : index
+// CHECK-NEXT:     [[ADDI_12:%[0-9]+]] = arith.addi [[MULI_12]], [[ADDI_9]] : index
+// CHECK-NEXT:     vector.store [[FOR_3]], %out0{{\[}}[[ADDI_12]]] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT:   }
 // CHECK-NEXT: }
 // CHECK-NEXT: func.return
 // CHECK-NEXT: }
-// GONE-LABEL: func.func @x_b_vector(
+// GONE-LABEL: func.func @x_b_tile(
+// GONE-NOT:   memref.load %b
 // GONE-NOT:   memref.load %out0
-// GONE-NOT:   memref.store
+

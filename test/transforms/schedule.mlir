@@ -10,12 +10,15 @@
 // a reduction dim accumulates: loops (dynamic output dims, reduction dims, static
 // output dims). The outermost loop goes parallel when it is an output dim sized by
 // a symbol; a te.scatter instead splits its base along a data-indexed, symbol-sized
-// dim (te.partition) among threads. An accumulating te.reduce whose body is loads
-// and float arithmetic keeps its row of J outputs in vector registers (te.vector =
-// the widest lane count dividing J, here for 512-bit registers: 16 x f32).
+// dim (te.partition) among threads. An accumulating te.reduce whose values along
+// its row J are loads along J and float arithmetic keeps register tiles of its
+// outputs in vector registers: te.vector = the widest lane count dividing J (here
+// for 512-bit registers: 16 x f32), te.tile = [rows, vectors] of one tile, the
+// best multiply-adds per load with rows x vectors + vectors + 1 <= 32 registers.
 
-// x @ B (loads along j and along k, once each): e, k, j; the 32 outputs of a row
-// in two vectors of 16; e parallel in chunks of ceil(20000 / (3 units * 64 * 32)) = 4.
+// x @ B (loads along j and along k, once each): e, k, j; tiles of 8 rows x the 32
+// outputs of a row in two vectors of 16; e parallel in chunks of
+// ceil(20000 / (3 units * 64 * 32)) = 4 rows, one tile.
 func.func @x_b(%E: index, %x: tensor<?x64xf32>, %b: tensor<64x32xf32>) -> tensor<?x32xf32> {
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
@@ -29,7 +32,7 @@ func.func @x_b(%E: index, %x: tensor<?x64xf32>, %b: tensor<64x32xf32>) -> tensor
   func.return %y : tensor<?x32xf32>
 }
 // CHECK-LABEL: func.func @x_b(
-// CHECK:       te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.vector = 16 : i64, te.parallel = 4 : i64} : tensor<?x32xf32> {
+// CHECK:       te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.vector = 16 : i64, te.tile = array<i64: 8, 2>, te.parallel = 1 : i64} : tensor<?x32xf32> {
 
 // -----
 // x @ W.T (both loads along k): a dot product per output, in argument order.
@@ -52,8 +55,8 @@ func.func @x_wt(%E: index, %x: tensor<?x64xf32>, %w: tensor<32x64xf32>) -> tenso
 
 // -----
 // A column sum (16 outputs over E): the reduction over E outside, the 16 columns
-// inside, as one vector of 16 sums; the outermost loop is a reduction, so no
-// thread may take a share.
+// inside, as one vector of 16 sums (a tile of one row: no loop outside the
+// reduction); the outermost loop is a reduction, so no thread may take a share.
 func.func @column_sum(%E: index, %x: tensor<?x16xf32>) -> tensor<16xf32> {
   %c16 = arith.constant 16 : index
   %s = te.reduce "add" [%c16] over [%E] : tensor<16xf32> {
@@ -64,7 +67,7 @@ func.func @column_sum(%E: index, %x: tensor<?x16xf32>) -> tensor<16xf32> {
   func.return %s : tensor<16xf32>
 }
 // CHECK-LABEL: func.func @column_sum(
-// CHECK:       te.reduce "add" [%c16] over [%E] {te.order = array<i64: 1, 0>, te.vector = 16 : i64} : tensor<16xf32> {
+// CHECK:       te.reduce "add" [%c16] over [%E] {te.order = array<i64: 1, 0>, te.vector = 16 : i64, te.tile = array<i64: 1, 1>} : tensor<16xf32> {
 // GONE-LABEL:  func.func @column_sum(
 // GONE-NOT:    te.parallel
 
@@ -110,9 +113,11 @@ func.func @norm(%N: index, %E: index, %x: tensor<?x3xf32>, %w: tensor<20x32xf32>
 // GONE-NOT:    te.order
 
 // -----
-// A row of 20 outputs: five vectors of 4 lanes (16 and 8 do not divide 20); a body
-// with an exp is not register-blocked (only loads and float arithmetic are).
-func.func @rows(%E: index, %x: tensor<?x32xf32>, %b: tensor<32x20xf32>) -> (tensor<?x20xf32>, tensor<?x20xf32>) {
+// A row of 20 outputs: five vectors of 4 lanes (16 and 8 do not divide 20), in
+// tiles of 5 rows x 5 vectors (31 registers), chunks of ceil(11 / 5) = 3 tiles. A
+// body with an exp along the row is not register-blocked; an exp of x (the same
+// for the whole row) is: it is computed once per row and broadcast.
+func.func @rows(%E: index, %x: tensor<?x32xf32>, %b: tensor<32x20xf32>) -> (tensor<?x20xf32>, tensor<?x20xf32>, tensor<?x20xf32>) {
   %c20 = arith.constant 20 : index
   %c32 = arith.constant 32 : index
   %y = te.reduce "add" [%E, %c20] over [%c32] : tensor<?x20xf32> {
@@ -130,9 +135,18 @@ func.func @rows(%E: index, %x: tensor<?x32xf32>, %b: tensor<32x20xf32>) -> (tens
     %p = arith.mulf %a, %x2 : f32
     te.yield %p : f32
   }
-  func.return %y, %z : tensor<?x20xf32>, tensor<?x20xf32>
+  %u = te.reduce "add" [%E, %c20] over [%c32] : tensor<?x20xf32> {
+  ^bb0(%e: index, %j: index, %k: index):
+    %a = te.load %x[%e, %k] : tensor<?x32xf32> -> f32
+    %x2 = math.exp %a : f32
+    %w = te.load %b[%k, %j] : tensor<32x20xf32> -> f32
+    %p = arith.mulf %x2, %w : f32
+    te.yield %p : f32
+  }
+  func.return %y, %z, %u : tensor<?x20xf32>, tensor<?x20xf32>, tensor<?x20xf32>
 }
 // CHECK-LABEL: func.func @rows(
-// CHECK:       %y = te.reduce "add" [%E, %c20] over [%c32] {te.order = array<i64: 0, 2, 1>, te.vector = 4 : i64, te.parallel = 11 : i64} : tensor<?x20xf32> {
+// CHECK:       %y = te.reduce "add" [%E, %c20] over [%c32] {te.order = array<i64: 0, 2, 1>, te.vector = 4 : i64, te.tile = array<i64: 5, 5>, te.parallel = 3 : i64} : tensor<?x20xf32> {
 // CHECK:       %z = te.reduce "add" [%E, %c20] over [%c32] {te.order = array<i64: 0, 2, 1>, te.parallel = 3 : i64} : tensor<?x20xf32> {
+// CHECK:       %u = te.reduce "add" [%E, %c20] over [%c32] {te.order = array<i64: 0, 2, 1>, te.vector = 4 : i64, te.tile = array<i64: 5, 5>, te.parallel = 1 : i64} : tensor<?x20xf32> {
 // GONE-LABEL: func.func @rows(
