@@ -131,8 +131,11 @@ def _compile(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    import torch
+
     from pipeline.compiler import compile
     from pipeline.examples import load_example
+    from pipeline.peak import fma_gflops
 
     dtype = _dtype(args.dtype)
     example = load_example(args.model, training=args.training, dtype=dtype)
@@ -166,10 +169,14 @@ def _run(args: argparse.Namespace) -> int:
           f"ours on {compiled.num_threads} threads)")
     if args.profile:
         rows = compiled.profile()
-        total = sum(t for _, t in rows)
-        print(f"  loop nests, mean per call (their sum {total * 1e3:.3f} ms; see the `loops` stage):")
-        for nest, t in rows[:15]:
-            print(f"    {t * 1e3:9.3f} ms {100 * t / total if total else 0:5.1f}%  {nest}")
+        total = sum(r.seconds for r in rows)
+        peaks = {d: fma_gflops(t) for d, t in (("f32", torch.float32), ("f64", torch.float64))}
+        print(f"  loop nests, mean per call (their sum {total * 1e3:.3f} ms; see the `loops` stage); "
+              f"GFLOP/s against one thread's FMA peak (f32 {peaks['f32']:.0f}, f64 {peaks['f64']:.0f}):")
+        for r in rows[:15]:
+            peak = r.fraction_of_peak()
+            rate = f"{r.gflops:7.2f} GFLOP/s {100 * peak:5.1f}% peak" if peak is not None else f"{'':27}"
+            print(f"    {r.seconds * 1e3:9.3f} ms {100 * r.seconds / total if total else 0:5.1f}%  {rate}  {r.nest}")
     return 0
 
 

@@ -59,6 +59,32 @@ class CallError(ValueError):
     """A call's arguments do not fit the compiled signature."""
 
 
+@dataclass(frozen=True)
+class NestProfile:
+    """One loop nest of a `profile=True` compile: mean time and work per call."""
+
+    nest: str
+    """`nest k: N x 64 -> out1`: its position, loop extents and the buffers it stores to."""
+    seconds: float
+    flops: float
+    """Floating-point operations (an FMA counts two)."""
+    dtype: str
+    """Its arithmetic's float type ("f32", "f64"; "" without float arithmetic)."""
+
+    @property
+    def gflops(self) -> float:
+        return self.flops / self.seconds / 1e9 if self.seconds > 0 else 0.0
+
+    def fraction_of_peak(self) -> float | None:
+        """GFLOP/s over one thread's FMA ceiling for its float type (measured once,
+        `pipeline.peak`); None without float arithmetic. A parallel nest can exceed 1."""
+        if not self.dtype:
+            return None
+        from pipeline.peak import fma_gflops
+
+        return self.gflops / fma_gflops(torch.float64 if self.dtype == "f64" else torch.float32)
+
+
 @dataclass
 class _Arg:
     name: str
@@ -84,6 +110,8 @@ class CompiledFunction:
     """Threads the parallel loops may use (default: `default_threads()`)."""
     profile_nests: list[str] = field(default_factory=list)
     """With `compile(..., profile=True)`: what each timed loop nest computes."""
+    profile_dtypes: list[str] = field(default_factory=list)
+    """... and the float type of its arithmetic ("f32", "f64", "": none)."""
     single_output: bool = False
     """The function returns one tensor: so does a call."""
 
@@ -92,7 +120,7 @@ class CompiledFunction:
         self._arena_sizes = self.jit.function(f"{self.name}_arena_sizes") if self.arenas else None
         self._weight_ptrs = [w.data_ptr() for w in self.weights]
         self._local = threading.local()  # arenas are per thread: calls may run concurrently
-        self._profile = torch.zeros(len(self.profile_nests), dtype=torch.float64)
+        self._profile = torch.zeros(2 * len(self.profile_nests), dtype=torch.float64)  # seconds, flops
         self._profile_args = [self._profile.data_ptr()] if self.profile_nests else []
         self._calls = 0
         self._plan = [(spec.dtype, spec.dims) for spec in self.args]
@@ -115,14 +143,16 @@ class CompiledFunction:
         """Bytes of temporaries one call needs at these sizes (the planned peak)."""
         return sum(a.numel() * a.element_size() for a in self.workspace(symbols)) if self.arenas else 0
 
-    def profile(self) -> list[tuple[str, float]]:
-        """(loop nest, mean seconds per call) over the calls so far, slowest first;
-        only for `compile(..., profile=True)`."""
+    def profile(self) -> list[NestProfile]:
+        """Each loop nest's mean time and floating-point work per call over the calls
+        so far, slowest first; only for `compile(..., profile=True)`."""
         if not self.profile_nests:
             raise ValueError(f"{self.name} was not compiled with profile=True")
         per_call = (self._profile / max(self._calls, 1)).tolist()
-        nests = [f"nest {k}: {text}" for k, text in enumerate(self.profile_nests)]
-        return sorted(zip(nests, per_call), key=lambda p: -p[1])
+        n = len(self.profile_nests)
+        rows = [NestProfile(f"nest {k}: {text}", per_call[k], per_call[n + k], dtype)
+                for k, (text, dtype) in enumerate(zip(self.profile_nests, self.profile_dtypes))]
+        return sorted(rows, key=lambda p: -p.seconds)
 
     def ir(self, stage: str) -> str:
         """The text of a stage: one of `STAGE_NAMES`."""
@@ -377,6 +407,7 @@ def compile_captured(
         if stage == "loops":
             signature = _loop_signature(module)
             nests = [a.data for o in module.ops for a in o.attributes.get("loops.profile_nests", ArrayAttr([]))]
+            dtypes = [a.data for o in module.ops for a in o.attributes.get("loops.profile_dtypes", ArrayAttr([]))]
     start = time.perf_counter()
     compiled = compile_llvm(module, target_machine=host_target_machine(jit=True))
     stages["ll"], stages["opt.ll"] = compiled.ir_before, compiled.ir_after
@@ -401,6 +432,7 @@ def compile_captured(
         stages=stages,
         timings=timings,
         profile_nests=nests if profile else [],
+        profile_dtypes=dtypes if profile else [],
         single_output=captured.single_output,
     )
 

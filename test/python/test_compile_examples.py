@@ -11,6 +11,7 @@ import functools
 
 import pytest
 import torch
+from torch.export import Dim
 from conftest import DTYPES, TRACE_ATOMS, assert_close, model
 
 from pipeline.compiler import compile
@@ -87,8 +88,27 @@ def test_profile_times_every_loop_nest() -> None:
         assert_close(native(*inputs.values()), fn(*inputs.values()), torch.float64, "profiled")
     rows = native.profile()
     assert len(rows) == len(native.profile_nests) > 3
-    assert all(t >= 0 for _, t in rows) and sum(t for _, t in rows) > 0
-    assert [t for _, t in rows] == sorted((t for _, t in rows), reverse=True)
-    assert rows[0][0].startswith("nest ") and " -> " in rows[0][0]
+    assert all(r.seconds >= 0 for r in rows) and sum(r.seconds for r in rows) > 0
+    assert [r.seconds for r in rows] == sorted((r.seconds for r in rows), reverse=True)
+    assert rows[0].nest.startswith("nest ") and " -> " in rows[0].nest
+    assert sum(r.flops for r in rows) > 0 and {r.dtype for r in rows if r.flops} == {"f64"}
     with pytest.raises(ValueError, match="profile=True"):
         compiled("lennard_jones", False, torch.float64)[2].profile()
+
+
+def test_profile_counts_the_flops_of_a_dense_layer() -> None:
+    """x @ W: 2 N K J floating-point operations (a multiply and an add per term), in
+    the nests that write the output (the tiles of rows, the rows left over); their
+    GFLOP/s and fraction of peak follow."""
+    k, j, n = 64, 32, 100
+    weight = torch.randn(k, j, generator=torch.Generator().manual_seed(0))
+
+    def layer(x: torch.Tensor) -> tuple[torch.Tensor]:
+        return (x @ weight,)
+
+    native = compile(layer, {"x": torch.randn(23, k)}, {"x": {0: Dim("N")}}, profile=True)
+    native(torch.randn(n, k))
+    rows = [r for r in native.profile() if r.nest.endswith("-> out0")]
+    assert sum(r.flops for r in rows) == 2 * n * k * j and {r.dtype for r in rows} == {"f32"}
+    fraction = rows[0].fraction_of_peak()
+    assert fraction is not None and fraction > 0
