@@ -75,6 +75,19 @@ def dependents(block: Block, arg: SSAValue) -> set[SSAValue]:
     return out
 
 
+def unit_stride(index: SSAValue, arg: SSAValue, block: Block) -> bool:
+    """Whether `index` is `arg` plus terms that do not depend on it: consecutive
+    iterations of arg's loop read consecutive elements along that index."""
+    if index is arg:
+        return True
+    owner = index.owner
+    if not isinstance(owner, arith.AddiOp):
+        return False
+    depends = dependents(block, arg)
+    return any(unit_stride(a, arg, block) and b not in depends
+               for a, b in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)))
+
+
 def _check_body(op: IRDLOperation, block: Block, n_args: int, what: str) -> None:
     if len(block.args) != n_args or any(
         not isinstance(a.type, IndexType) for a in block.args

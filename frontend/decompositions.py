@@ -230,6 +230,12 @@ def _linalg_check_errors(info: torch.Tensor, api_name: str, *, is_matrix: bool) 
     torch._assert_async((info == 0).all(), f"{api_name}: the input matrix is singular (a zero pivot)")
 
 
+def _assert_async(condition: torch.Tensor) -> None:
+    """The message-less form, with torch's own message (functionalization used to
+    give every assertion a message; a graph without mutations skips it)."""
+    torch._assert_async(condition, "Expected Tensor with single nonzero value, but got zero")
+
+
 def _eye(n: int, m: int | None = None, *, dtype: torch.dtype | None = None, layout: Any = None,
          device: Any = None, pin_memory: bool | None = None) -> torch.Tensor:
     """torch's own decomposition compares uint8 aranges (a dtype the compiler refuses,
@@ -252,6 +258,7 @@ OWN: dict[Any, Any] = {
     aten.linalg_inv_ex.default: _linalg_inv_ex,
     aten._linalg_solve_ex.default: _linalg_solve_ex,
     aten._linalg_check_errors.default: _linalg_check_errors,
+    aten._assert_async.default: _assert_async,
     aten.lu_unpack.default: _lu_unpack,
     aten.linalg_solve_triangular.default: _linalg_solve_triangular,
 }

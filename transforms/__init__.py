@@ -23,6 +23,12 @@ def _fuse_elementwise() -> type[ModulePass]:
     return FuseElementwisePass
 
 
+def _simplify_indices() -> type[ModulePass]:
+    from transforms.simplify_indices import SimplifyIndicesPass
+
+    return SimplifyIndicesPass
+
+
 def _transpose_operands() -> type[ModulePass]:
     from transforms.transpose_operands import TransposeOperandsPass
 
@@ -63,6 +69,7 @@ TRANSFORM_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-aten-to-tensorexpr": _lower_aten,
     "lower-tensorexpr-to-loops": _lower_te,
     "fuse-elementwise": _fuse_elementwise,
+    "simplify-indices": _simplify_indices,
     "transpose-operands": _transpose_operands,
     "schedule": _schedule,
     "fuse-sibling-loops": _fuse_sibling_loops,

@@ -742,7 +742,7 @@ class _Body:
         def build(v: SSAValue, r: int, c: int) -> SSAValue:
             op = v.owner
             assert isinstance(op, Operation)
-            if v not in on_lane:  # a scalar: the row's value
+            if v not in on_lane or isinstance(v.type, IndexType):  # a scalar (an index: of the slice's lane 0)
                 local = {o: get(o, r, c) for o in op.operands}
                 self.lowering.emit(b, op, local)
                 return local[v]

@@ -42,8 +42,8 @@ import functools
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, IntegerAttr, ModuleOp, TensorType, i64
 from xdsl.passes import ModulePass
 
 from dialects import tensorexpr as te
@@ -67,11 +67,11 @@ def loop_order(op: te.ComputeOp | te.ReduceOp | te.ScatterOp) -> list[int]:
         return list(range(n))
     if all((r := te.static_extent(e)) is not None and r < SHORT_REDUCTION for e in red):
         return list(range(n))
-    args = op.body.block.args
-    last_out, reduction = args[rank - 1], set(args[rank:])
-    lasts = [o.indices[-1] for o in op.body.block.walk() if isinstance(o, te.LoadOp) and o.indices]
-    along_out = sum(1 for v in lasts if v is last_out)
-    along_red = sum(1 for v in lasts if v in reduction)
+    block = op.body.block
+    last_out, reduction = block.args[rank - 1], block.args[rank:]
+    lasts = [o.indices[-1] for o in block.walk() if isinstance(o, te.LoadOp) and o.indices]
+    along_out = sum(1 for v in lasts if te.unit_stride(v, last_out, block))
+    along_red = sum(1 for v in lasts if any(te.unit_stride(v, r, block) for r in reduction))
     if along_out == 0 or along_out < along_red:
         return list(range(n))
     static = [d for d, e in enumerate(extents) if te.static_extent(e) is not None]
@@ -101,8 +101,9 @@ def vector_registers(bits: int) -> int:
 def vector_width(op: te.ComputeOp | te.ReduceOp | te.ScatterOp, order: list[int], bits: int) -> int | None:
     """Lanes of a register-blocked `x @ B` (`te.vector`): an accumulating te.reduce
     whose one static output dim J is innermost and whose values along J are loads
-    along J (J their last index, and only there) and float arithmetic; what does
-    not vary along J may be anything (a fused activation of x, a checked gather).
+    along J (their last index J plus terms without J, and J nowhere else: unit
+    stride) and float arithmetic; what does not vary along J may be anything (a
+    fused activation of x, a checked gather).
     w: the widest lane count that divides J."""
     if not isinstance(op, te.ReduceOp) or not order or order[-1] != op.rank() - 1:
         return None
@@ -113,15 +114,18 @@ def vector_width(op: te.ComputeOp | te.ReduceOp | te.ScatterOp, order: list[int]
         return None
     if any(te.static_extent(op.extents[d]) is not None for d in order[:-1] if d < op.rank()):
         return None  # one static output dim only: the row
-    j = op.body.block.args[op.rank() - 1]
-    along = te.dependents(op.body.block, j)
-    for inner in op.body.block.ops:
+    block = op.body.block
+    j = block.args[op.rank() - 1]
+    along = te.dependents(block, j)
+    for inner in block.ops:
         if isinstance(inner, te.YieldOp) or not any(v in along for v in inner.results):
             continue
         if isinstance(inner, te.LoadOp):
-            if j in inner.indices[:-1] or inner.indices[-1] is not j:
+            if any(i in along for i in inner.indices[:-1]) or not te.unit_stride(inner.indices[-1], j, block):
                 return None
-        elif inner.name not in VECTOR_OPS:
+        elif inner.name not in VECTOR_OPS and not (
+            isinstance(inner, arith.AddiOp | arith.MuliOp) and isinstance(inner.result.type, IndexType)
+        ):
             return None
     for lanes in (16, 8, 4, 2):
         if lanes * width <= bits and j_extent % lanes == 0:

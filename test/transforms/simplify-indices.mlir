@@ -1,0 +1,91 @@
+// RUN: pipeline-opt %s --split-input-file -p simplify-indices,canonicalize | filecheck %s
+// RUN: pipeline-opt %s --split-input-file -p simplify-indices,canonicalize | filecheck %s --check-prefix=GONE
+
+// simplify-indices: in te bodies, the div/rem chains of reshaped indices fold from
+// the bounds of the body's arguments (their extents) and of te.index (its dim):
+// x % c -> x and x / c -> 0 when x < c; (p * q + b) % c -> b % c and
+// (p * q + b) / c -> p * (q / c) + b / c when c divides q; nested % and / merge.
+// (canonicalize removes what the rewrites leave unused.)
+
+// A weight of 32 x 32 x 32 read through two reshapes (as NequIP's species-wise
+// self-interaction does): every remui/divui by 32768 and the round trip through
+// (k * 32 + j) vanish; the load's index becomes ((k % 32) * 32 + k / 32) * 32 + j,
+// unit stride in j.
+func.func @reshapes(%E: index, %x: tensor<?x32xf64>, %w: tensor<32768xf64>) -> tensor<?x32xf64> {
+  %c32 = arith.constant 32 : index
+  %c1024 = arith.constant 1024 : index
+  %c32768 = arith.constant 32768 : index
+  %y = te.reduce "add" [%E, %c32] over [%c1024] : tensor<?x32xf64> {
+  ^bb0(%n: index, %j: index, %k: index):
+    %0 = arith.remui %k, %c32 : index
+    %a = te.load %x[%n, %0] : tensor<?x32xf64> -> f64
+    %1 = arith.muli %k, %c32 : index
+    %2 = arith.addi %1, %j : index
+    %3 = arith.remui %2, %c32 : index
+    %4 = arith.divui %2, %c32 : index
+    %5 = arith.remui %4, %c32 : index
+    %6 = arith.divui %4, %c32 : index
+    %7 = arith.muli %5, %c32 : index
+    %8 = arith.addi %7, %6 : index
+    %9 = arith.muli %8, %c32 : index
+    %10 = arith.addi %9, %3 : index
+    %11 = arith.remui %10, %c32768 : index
+    %12 = arith.divui %10, %c32768 : index
+    %13 = arith.muli %12, %c32768 : index
+    %14 = arith.addi %13, %11 : index
+    %b = te.load %w[%14] : tensor<32768xf64> -> f64
+    %p = arith.mulf %a, %b : f64
+    te.yield %p : f64
+  }
+  func.return %y : tensor<?x32xf64>
+}
+// CHECK-LABEL: func.func @reshapes(
+// CHECK:      ^bb0(%n: index, %j: index, %k: index):
+// CHECK-NEXT:   %0 = arith.remui %k, %c32 : index
+// CHECK-NEXT:   %a = te.load %x[%n, %0] : tensor<?x32xf64> -> f64
+// CHECK-NEXT:   %1 = arith.remui %k, %c32 : index
+// CHECK-NEXT:   %2 = arith.divui %k, %c32 : index
+// CHECK-NEXT:   %3 = arith.muli %1, %c32 : index
+// CHECK-NEXT:   %4 = arith.addi %3, %2 : index
+// CHECK-NEXT:   %5 = arith.muli %4, %c32 : index
+// CHECK-NEXT:   %6 = arith.addi %5, %j : index
+// CHECK-NEXT:   %b = te.load %w[%6] : tensor<32768xf64> -> f64
+// CHECK-NEXT:   %p = arith.mulf %a, %b : f64
+// CHECK-NEXT:   te.yield %p : f64
+// GONE-LABEL: func.func @reshapes(
+// GONE-NOT:   %c32768
+// GONE-NOT:   arith.divui %{{.*}}, %c1024
+
+// -----
+// Bounds from te.index (a species id indexes a dim of 4: (t * 4 + s) / 4 is t when
+// s = te.index < 4) and from extents; no fold when the bound does not prove it (j
+// ranges over 33, so j % 32 stays), nor outside a te body.
+func.func @bounds(%N: index, %types: tensor<?xi64>, %w: tensor<?x4xf32>, %i: index) -> (tensor<?x33xf32>, index) {
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %c33 = arith.constant 33 : index
+  %y = te.compute [%N, %c33] : tensor<?x33xf32> {
+  ^bb0(%n: index, %j: index):
+    %t = te.load %types[%n] : tensor<?xi64> -> i64
+    %s = te.index %t in %c4 {site = 1 : i64} : i64
+    %0 = arith.muli %n, %c4 : index
+    %1 = arith.addi %0, %s : index
+    %row = arith.divui %1, %c4 : index
+    %col = arith.remui %1, %c4 : index
+    %v = te.load %w[%row, %col] : tensor<?x4xf32> -> f32
+    %2 = arith.remui %j, %c32 : index
+    %3 = arith.index_cast %2 : index to i64
+    %4 = arith.sitofp %3 : i64 to f32
+    %5 = arith.addf %v, %4 : f32
+    te.yield %5 : f32
+  }
+  %outside = arith.remui %i, %c32 : index
+  func.return %y, %outside : tensor<?x33xf32>, index
+}
+// CHECK-LABEL: func.func @bounds(
+// CHECK:        %s = te.index %t in %c4 {site = 1 : i64} : i64
+// CHECK-NEXT:   %v = te.load %w[%n, %s] : tensor<?x4xf32> -> f32
+// CHECK-NEXT:   %0 = arith.remui %j, %c32 : index
+// CHECK:      %outside = arith.remui %i, %c32 : index
+// GONE-LABEL: func.func @bounds(
+// GONE-NOT:   arith.divui
