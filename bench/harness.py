@@ -3,8 +3,10 @@
     python -m pipeline bench [--quick] [--models mlp,schnet] [--sizes 32,1024] [--threads 1,2]
                              [--json PATH] [--contenders eager,ours] [--no-memory] ...
 
-For each example model, thread count and size (atoms N; edges E ~ 30 N come from the
-examples' neighbor lists) it times one energy+forces call of every contender:
+For each model, thread count and size (atoms N; edges E ~ 30 N come from the examples'
+neighbor lists) it times one energy+forces call of every contender. The models: the four
+examples (examples/<name>.py, f32), then the real potentials NequIP, Allegro and MACE
+(examples/real_models.py, f64), each skipped where its package does not import.
 
     eager     the function itself (forward, then torch.autograd.grad)
     tc_graph  torch.compile(dynamic=True) of the make_fx graph our frontend captures
@@ -44,11 +46,38 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = "pipeline-bench/1"
 
-MODELS = {  # module in examples/ -> label
-    "mlp": "MLP",
-    "lennard_jones": "Lennard-Jones",
-    "schnet": "SchNet-like",
-    "e3nn_like": "e3nn",
+FULL_SIZES = [32, 1024, 16384]
+QUICK_SIZES = [32, 1024]
+REAL_SIZES = [64, 512, 2048]
+REAL_QUICK_SIZES = [64, 512]
+FULL_THREADS = [1, 2]
+QUICK_THREADS = [1]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A model of the registry: an example (examples/<name>.py), or, with `real`, a real
+    potential built by examples/real_models.py in its "bench" configuration (skipped where
+    its package does not import)."""
+
+    label: str
+    dtype: str
+    real: bool = False
+
+    def sizes(self, quick: bool) -> list[int]:
+        if self.real:
+            return REAL_QUICK_SIZES if quick else REAL_SIZES
+        return QUICK_SIZES if quick else FULL_SIZES
+
+
+MODELS = {
+    "mlp": Spec("MLP", "float32"),
+    "lennard_jones": Spec("Lennard-Jones", "float32"),
+    "schnet": Spec("SchNet-like", "float32"),
+    "e3nn_like": Spec("e3nn", "float32"),
+    "nequip": Spec("NequIP (l<=2, 32 features, 2 layers)", "float64", real=True),
+    "allegro": Spec("Allegro (l<=2, 64 scalar + 16 tensor features, 2 layers)", "float64", real=True),
+    "mace": Spec("MACE (8x0e+8x1o, l<=2, correlation 3, 2 interactions)", "float64", real=True),
 }
 ALIASES = {"lj": "lennard_jones", "e3nn": "e3nn_like", "bp": "mlp"}
 CONTENDERS = ["eager", "tc_graph", "tc_fn", "aoti", "ours"]
@@ -62,11 +91,6 @@ LABELS = {
 }
 INDUCTOR = ("tc_graph", "tc_fn", "aoti")
 MEMORY_CONTENDERS = ("eager", "ours")
-
-FULL_SIZES = [32, 1024, 16384]
-QUICK_SIZES = [32, 1024]
-FULL_THREADS = [1, 2]
-QUICK_THREADS = [1]
 
 
 # --------------------------------------------------------------------------- options
@@ -96,16 +120,18 @@ def _contender(text: str) -> str:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m pipeline bench",
-        description="Time energy+forces of the example models: ours vs eager, torch.compile, AOTInductor.",
+        description="Time energy+forces of the example and real models: ours vs eager, torch.compile, AOTInductor.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=f"contenders: {', '.join(f'{k} ({v})' for k, v in LABELS.items())}\n"
-               "full run: N = 32, 1024, 16384; threads 1, 2. See bench/README.md.",
+               "full run: N = 32, 1024, 16384 (real models 64, 512, 2048); threads 1, 2. See bench/README.md.",
     )
     p.add_argument("--quick", action="store_true",
-                   help="N = 32 and 1024, 1 thread, fewer repeats (a few minutes)")
+                   help="the first two sizes of each model, 1 thread, fewer repeats (a few minutes for the examples)")
     p.add_argument("--models", type=_list(_model_name), default=None,
                    help=f"comma-separated, default all: {','.join(MODELS)}")
-    p.add_argument("--sizes", type=_list(int), default=None, help="atom counts, e.g. 32,1024,16384")
+    p.add_argument("--sizes", type=_list(int), default=None,
+                   help="atom counts for every model, e.g. 32,1024,16384 (default per model: "
+                        f"examples {','.join(map(str, FULL_SIZES))}, real models {','.join(map(str, REAL_SIZES))})")
     p.add_argument("--threads", type=_list(int), default=None, help="thread counts, e.g. 1,2")
     p.add_argument("--contenders", type=_list(_contender), default=None,
                    help=f"comma-separated subset of {','.join(CONTENDERS)} (eager is always run: it is the reference)")
@@ -135,8 +161,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.models is None:
         args.models = list(MODELS)
-    if args.sizes is None:
-        args.sizes = QUICK_SIZES if args.quick else FULL_SIZES
     if args.threads is None:
         args.threads = QUICK_THREADS if args.quick else FULL_THREADS
     if args.contenders is None:
@@ -146,7 +170,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.target_s = 0.25 if args.quick else 0.75
     if args.warmup_s is None:
         args.warmup_s = 0.05 if args.quick else 0.1
-    if any(n < 2 for n in args.sizes):
+    if args.sizes is not None and any(n < 2 for n in args.sizes):
         p.error("--sizes: every size must be at least 2 atoms")
     if any(t < 1 for t in args.threads):
         p.error("--threads: every thread count must be at least 1")
@@ -191,42 +215,60 @@ def _driver(args: argparse.Namespace) -> int:
         "summary": [],
         "memory": [],
         "errors": [],
+        "skipped": [],
     }
+    from examples.real_models import unavailable
+
     cache_root = Path(tempfile.mkdtemp(prefix="bench-inductor-"))
-    _log(f"bench: models {', '.join(args.models)}; N = {', '.join(map(str, args.sizes))}; "
+    sizes_text = ", ".join(map(str, args.sizes)) if args.sizes else "per model"
+    _log(f"bench: models {', '.join(args.models)}; N = {sizes_text}; "
          f"threads {', '.join(map(str, args.threads))}; contenders {', '.join(args.contenders)}")
     try:
         for model in args.models:
-            t0 = time.perf_counter()
-            cfg = {**config, "model": model}
-            env = {"TORCHINDUCTOR_CACHE_DIR": str(cache_root / model)}  # cold caches: honest compile times
-            records, err = _run_worker("timing", cfg, env, args.worker_timeout)
-            _collect(results, model, records)
-            if err:
-                _log(f"[{model}] timing worker failed: {err.splitlines()[0] if err else ''}")
-                results["errors"].append({"model": model, "stage": "timing", "error": err})
-            if not args.no_memory:
-                mcfg = {**cfg, "threads": args.threads[:1]}
-                env = {
-                    # big blocks straight from (and back to) the OS: RSS follows live memory
-                    "MALLOC_MMAP_THRESHOLD_": "4096",
-                    "MALLOC_TRIM_THRESHOLD_": "131072",
-                    "TORCHINDUCTOR_CACHE_DIR": str(cache_root / f"{model}-memory"),
-                }
-                records, err = _run_worker("memory", mcfg, env, args.worker_timeout)
-                _collect(results, model, records)
-                if err:
-                    _log(f"[{model}] memory worker failed: {err.splitlines()[0] if err else ''}")
-                    results["errors"].append({"model": model, "stage": "memory", "error": err})
-            elapsed = time.perf_counter() - t0
-            results["meta"].setdefault("models", {}).setdefault(model, {})["elapsed_s"] = round(elapsed, 1)
-            _log(f"[{model}] done in {elapsed:.0f} s")
+            spec = MODELS[model]
+            cfg = {**config, "model": model, "sizes": args.sizes or spec.sizes(args.quick), "dtype": spec.dtype}
+            results["meta"].setdefault("models", {})[model] = {
+                "label": spec.label, "dtype": spec.dtype, "sizes": cfg["sizes"]}
+            reason = unavailable(model) if spec.real else None
+            if reason:
+                results["skipped"].append({"model": model, "reason": reason})
+                _log(f"[{model}] skipped: {reason}")
+            else:
+                _bench_model(results, cfg, cache_root, args)
             _finish(results, started, t_start, Path(args.json), partial=model != args.models[-1])
     finally:
         shutil.rmtree(cache_root, ignore_errors=True)
     print(render(results))
     print(f"\nwrote {args.json} ({results['meta']['duration_s']:.0f} s)")
     return 0
+
+
+def _bench_model(results: dict[str, Any], cfg: dict[str, Any], cache_root: Path, args: argparse.Namespace) -> None:
+    """Time one model in a fresh process, then (unless --no-memory) measure its memory in another."""
+    model = cfg["model"]
+    t0 = time.perf_counter()
+    env = {"TORCHINDUCTOR_CACHE_DIR": str(cache_root / model)}  # cold caches: honest compile times
+    records, err = _run_worker("timing", cfg, env, args.worker_timeout)
+    _collect(results, model, records)
+    if err:
+        _log(f"[{model}] timing worker failed: {err.splitlines()[0] if err else ''}")
+        results["errors"].append({"model": model, "stage": "timing", "error": err})
+    if not args.no_memory:
+        mcfg = {**cfg, "threads": args.threads[:1]}
+        env = {
+            # big blocks straight from (and back to) the OS: RSS follows live memory
+            "MALLOC_MMAP_THRESHOLD_": "4096",
+            "MALLOC_TRIM_THRESHOLD_": "131072",
+            "TORCHINDUCTOR_CACHE_DIR": str(cache_root / f"{model}-memory"),
+        }
+        records, err = _run_worker("memory", mcfg, env, args.worker_timeout)
+        _collect(results, model, records)
+        if err:
+            _log(f"[{model}] memory worker failed: {err.splitlines()[0] if err else ''}")
+            results["errors"].append({"model": model, "stage": "memory", "error": err})
+    elapsed = time.perf_counter() - t0
+    results["meta"]["models"][model]["elapsed_s"] = round(elapsed, 1)
+    _log(f"[{model}] done in {elapsed:.0f} s")
 
 
 def _finish(results: dict[str, Any], started: float, t_start: float, out: Path, *, partial: bool) -> None:
@@ -427,26 +469,33 @@ class Built:
 
 
 class _Model:
-    """One example: its function, inputs (made once per size) and eager references."""
+    """One model: its function, inputs (made once per size) and eager references."""
 
-    def __init__(self, name: str, compile_atoms: int) -> None:
+    def __init__(self, name: str, compile_atoms: int, dtype: str) -> None:
         import importlib
 
         import torch
 
         self.name = name
-        self.mod = importlib.import_module(f"examples.{name}")
-        self.fn = self.mod.energy_forces(torch.float32)
-        self.shapes = self.mod.dynamic_shapes
-        self.example = self.mod.inputs(compile_atoms, torch.float32, 0)
+        self.dtype = getattr(torch, dtype)
+        if MODELS[name].real:
+            from examples import real_models
+
+            self.fn = real_models.energy_forces(name, dtype, "bench")
+            self.make_inputs = real_models.inputs
+            self.shapes = real_models.dynamic_shapes
+        else:
+            mod = importlib.import_module(f"examples.{name}")
+            self.fn = mod.energy_forces(self.dtype)
+            self.make_inputs = mod.inputs
+            self.shapes = mod.dynamic_shapes
+        self.example = self.make_inputs(compile_atoms, self.dtype, 0)
         self._inputs: dict[int, list[Any]] = {}
         self.refs: dict[int, Any] = {}
 
     def inputs(self, n: int) -> list[Any]:
-        import torch
-
         if n not in self._inputs:
-            self._inputs[n] = list(self.mod.inputs(n, torch.float32, 1).values())
+            self._inputs[n] = list(self.make_inputs(n, self.dtype, 1).values())
         return self._inputs[n]
 
     def edges(self, n: int) -> int | None:
@@ -631,7 +680,7 @@ def _timing_worker(cfg: dict[str, Any], out: _Out) -> None:
 
     out.progress(f"{name}: load")
     try:
-        model = _Model(name, cfg["compile_atoms"])
+        model = _Model(name, cfg["compile_atoms"], cfg["dtype"])
     except Exception as e:
         out.emit("error", stage="load", error=_error_text(e))
         return
@@ -639,7 +688,7 @@ def _timing_worker(cfg: dict[str, Any], out: _Out) -> None:
     torch.set_num_threads(threads_list[0] if specialize else max(threads_list))
     out.progress(f"{name}: compiler warm-up")
     warm = _warm_compilers(contenders)
-    out.emit("info", info={"label": MODELS[name], "ours_threads": _ours_thread_mode_text(),
+    out.emit("info", info={"ours_threads": _ours_thread_mode_text(),
                            "edges": {str(n): model.edges(n) for n in cfg["sizes"]},
                            "compiler_warmup_s": warm})
 
@@ -880,7 +929,7 @@ def _memory_worker(cfg: dict[str, Any], out: _Out) -> None:
         pass
     out.progress(f"{name}: memory: load")
     try:
-        model = _Model(name, cfg["compile_atoms"])
+        model = _Model(name, cfg["compile_atoms"], cfg["dtype"])
     except Exception as e:
         out.emit("error", stage="memory load", error=_error_text(e))
         return
@@ -984,8 +1033,9 @@ def render(results: dict[str, Any]) -> str:
     short = {"eager": "eager", "tc_graph": "tc-fx", "tc_fn": "tc-fn", "aoti": "aoti", "ours": "ours"}
     out = [
         "",
-        "energy + forces, f32.  eager = the function (autograd.grad); tc-fx = torch.compile of the make_fx graph;",
-        "tc-fn = torch.compile of the function (trace_autograd_ops); aoti = AOTInductor of the make_fx graph; ours.",
+        "energy + forces, in the dtype of each model's heading.  eager = the function (autograd.grad);",
+        "tc-fx = torch.compile of the make_fx graph; tc-fn = torch.compile of the function (trace_autograd_ops);",
+        "aoti = AOTInductor of the make_fx graph; ours.",
         "time: median of one call ±half the interquartile range (% of median); ours/X < 1: ours is faster;",
         "calls: timed calls per contender (min-max); compile: seconds from function to callable.",
         f"ours: {meta.get('ours_threads')}.  inductor: {cfg['inductor_threads']}.",
@@ -997,11 +1047,15 @@ def render(results: dict[str, Any]) -> str:
             notes.append(text)
         return f"[{notes.index(text) + 1}]"
 
-    models = dict.fromkeys(r["model"] for r in results["runs"] + results["compile"] + results["errors"])
-    for model in models:
-        label = MODELS.get(model, model)
+    skipped = {r["model"]: r["reason"] for r in results.get("skipped", [])}
+    for model, info in meta.get("models", {}).items():
+        label = info.get("label", model)
+        dtype = {"float32": ", f32", "float64": ", f64"}.get(info.get("dtype"), "")
         out.append("")
-        out.append(f"=== {label} ({model}) ===")
+        out.append(f"=== {label} ({model}{dtype}) ===")
+        if model in skipped:
+            out.append(f"skipped: {_first_line(skipped[model], 300)}")
+            continue
         comp = [r for r in results["compile"] if r["model"] == model and not r.get("fresh_process")]
         parts = []
         for c in contenders:
