@@ -466,8 +466,10 @@ class _FunctionLowering:
         dim, innermost in te.order), carried in the reduction loops' iter_args. Per
         reduction step, what varies along J is evaluated on vectors (its loads become
         vector.load), the rest once per row as scalars, broadcast; multiply-adds may
-        contract to FMAs. J is walked in J / (C w) tiles; the rows in tiles of R, then
-        the remaining rows one by one."""
+        contract to FMAs. J is walked in J / (C w) tiles, the rows in ceil(n / R) tiles;
+        the last tile's rows past the end are clamped to the last row, which it then
+        computes and stores more than once (the same values, by the same thread):
+        no second copy of the code for the rows left over."""
         kind, et = op.kind.data, op.element_type()
         rank = op.rank()
         vt = VectorType(et, [lanes])
@@ -518,21 +520,16 @@ class _FunctionLowering:
             self.nest(self.b, outer_extents, lambda b, ivs: tiles(b, ivs, [self.zero]), parallel=_parallel(op))
             return
         n = outer_extents[-1]
-        r = self.index(rows)
-        full = self.b.insert(arith.DivUIOp(n, r)).result
+        count = self.b.insert(arith.CeilDivUIOp(n, self.index(rows))).result
+        last = self.b.insert(arith.SubiOp(n, self.one)).result  # n >= 1 when there is a tile
 
         def tiled(b: Builder, ivs: list[SSAValue]) -> None:
             base = b.insert(arith.MuliOp(ivs[-1], self.index(rows, b))).result
-            first = [base] + [b.insert(arith.AddiOp(base, self.index(k, b))).result for k in range(1, rows)]
+            first = [base] + [b.insert(arith.MinUIOp(b.insert(arith.AddiOp(base, self.index(k, b))).result,
+                                                     last)).result for k in range(1, rows)]
             tiles(b, ivs[:-1] + [base], first)
 
-        def rest(b: Builder, ivs: list[SSAValue]) -> None:
-            row = b.insert(arith.AddiOp(b.insert(arith.MuliOp(full, r)).result, ivs[-1])).result
-            tiles(b, ivs[:-1] + [row], [row])
-
-        self.nest(self.b, outer_extents[:-1] + [full], tiled, parallel=_parallel(op))
-        left = self.b.insert(arith.RemUIOp(n, r)).result
-        self.nest(self.b, outer_extents[:-1] + [left], rest)
+        self.nest(self.b, outer_extents[:-1] + [count], tiled, parallel=_parallel(op))
 
     def lower_scatter(self, op: te.ScatterOp) -> None:
         base = self.buffers[op.base]
