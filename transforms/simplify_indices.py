@@ -7,12 +7,18 @@ such chains hide which loop a load runs along: the scheduler cannot see that
 `W[((k % 32) * 32 + k / 32) * 32 + j]` is contiguous in j, and every access pays
 for divisions. Each te body argument ranges over its extent and a `te.index` over
 its dim; from those, exclusive upper bounds propagate through + and * (all index
-arithmetic here is unsigned: indices are never negative), and with c a constant:
+arithmetic here is unsigned: indices are never negative), and with c a constant
+or a size symbol (then x < c when x is an argument over c, a te.index into c or a
+remainder by c; and c divides q when q is c):
 
     x % c -> x          when x < c            x / c -> 0    when x < c
     (p * q + b) % c -> b % c                  (p * q + b) / c -> p * (q / c) + b / c
     (p * q) % c -> 0                          (p * q) / c -> p * (q / c)    when c divides q
-    (x % a) % c -> x % c   when c divides a   (x / a) / c -> x / (a * c)
+    (x % a) % c -> x % c   when c divides a   (x / a) / c -> x / (a * c)    (constants)
+
+and, for a constant c, x read as a sum of constant multiples splits into the
+multiples of c (which leave x % c and divide exactly) and a rest, dropped from
+x / c when it is below c: mixed radices, `((n * 3 + i) * 9 + j) % 27 = i * 9 + j`.
 """
 
 from __future__ import annotations
@@ -75,14 +81,28 @@ def bound(v: SSAValue, depth: int = 0) -> int | None:
     return None
 
 
-def _product(v: SSAValue) -> tuple[SSAValue, int] | None:
-    """(p, q) when `v` is p * q with q a constant (either side)."""
+def below(x: SSAValue, c: SSAValue) -> bool:
+    """Whether 0 <= x < c holds in a te body."""
+    if (n := constant(c)) is not None:
+        return (b := bound(x)) is not None and b <= n
+    owner = x.owner
+    if isinstance(owner, Block):
+        parent = owner.parent_op()
+        return isinstance(parent, TE_OPS) and parent.space()[x.index] is c  # type: ignore[attr-defined]
+    return isinstance(owner, te.IndexOp) and owner.extent is c or isinstance(owner, arith.RemUIOp) and owner.rhs is c
+
+
+def _quotient(v: SSAValue, c: SSAValue) -> tuple[SSAValue, int] | None:
+    """(p, q / c) when `v` is p * q (either side) and c divides q: both constants, or q is c."""
     owner = v.owner
     if not isinstance(owner, arith.MuliOp):
         return None
+    n = constant(c)
     for p, q in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
-        if (c := constant(q)) is not None:
-            return p, c
+        if q is c:
+            return p, 1
+        if n and (m := constant(q)) is not None and m % n == 0:
+            return p, m // n
     return None
 
 
@@ -104,53 +124,118 @@ def _in_te_body(op: Operation) -> bool:
     return isinstance(op.parent_op(), TE_OPS)
 
 
+def terms(v: SSAValue, depth: int = 0) -> dict[SSAValue | None, int]:
+    """`v` as a sum of constant multiples of other values (None: the constant term)."""
+    c = constant(v)
+    if c is not None:
+        return {None: c}
+    owner = v.owner
+    if depth < 32 and isinstance(owner, arith.AddiOp):
+        out = terms(owner.lhs, depth + 1)
+        for a, k in terms(owner.rhs, depth + 1).items():
+            out[a] = out.get(a, 0) + k
+        return {a: k for a, k in out.items() if k}
+    if depth < 32 and isinstance(owner, arith.MuliOp):
+        for p, q in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
+            if (m := constant(q)) is not None:
+                return {a: k * m for a, k in terms(p, depth + 1).items() if k * m}
+    return {v: 1}
+
+
+def _sum(rewriter: PatternRewriter, parts: dict[SSAValue | None, int]) -> SSAValue:
+    total: SSAValue | None = None
+    for a, k in parts.items():
+        x = _index(rewriter, k) if a is None else _times(rewriter, a, k)
+        if total is None:
+            total = x
+        else:
+            add = arith.AddiOp(total, x)
+            rewriter.insert_op(add)
+            total = add.result
+    return total if total is not None else _index(rewriter, 0)
+
+
+class SplitMixedRadix(RewritePattern):
+    """x % c and x / c for a constant c and x a sum of multiples: the multiples of c
+    leave the remainder and divide exactly (((n * 3 + i) * 9 + j) % 27 is i * 9 + j
+    when i < 3 and j < 9: a reshape whose radices do not line up with the view's)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.RemUIOp | arith.DivUIOp, rewriter: PatternRewriter) -> None:
+        n = constant(op.rhs)
+        if not n or not _in_te_body(op):
+            return
+        parts = terms(op.lhs)
+        high = {a: k // n for a, k in parts.items() if k % n == 0}
+        low = {a: k for a, k in parts.items() if k % n}
+        if not high:
+            return
+        bounds = [bound(a) if a is not None else k + 1 for a, k in low.items()]
+        exact = all(b is not None for b in bounds) and sum(
+            (k if a is None else k * (b - 1)) for (a, k), b in zip(low.items(), bounds)) < n  # type: ignore[operator]
+        rest = _sum(rewriter, low)
+        if isinstance(op, arith.RemUIOp):
+            rewriter.replace_matched_op([] if exact else arith.RemUIOp(rest, op.rhs), [rest] if exact else None)
+            return
+        quotient = _sum(rewriter, high)
+        if not exact:
+            div = arith.DivUIOp(rest, op.rhs)
+            rewriter.insert_op(div)
+            quotient_op = arith.AddiOp(quotient, div.result)
+            rewriter.replace_matched_op(quotient_op)
+            return
+        rewriter.replace_matched_op([], [quotient])
+
+
 class SimplifyRem(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.RemUIOp, rewriter: PatternRewriter) -> None:
-        c = constant(op.rhs)
-        if not c or not _in_te_body(op):
+        c = op.rhs
+        if constant(c) == 0 or not _in_te_body(op):
             return
         x = op.lhs
-        if (b := bound(x)) is not None and b <= c:
+        if below(x, c):
             rewriter.replace_matched_op([], [x])
             return
         owner = x.owner
-        if (pq := _product(x)) is not None and pq[1] % c == 0:
+        if _quotient(x, c) is not None:
             rewriter.replace_matched_op([], [_index(rewriter, 0)])
             return
         if isinstance(owner, arith.AddiOp):
             for a, rest in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
-                if (pq := _product(a)) is not None and pq[1] % c == 0:
-                    rewriter.replace_matched_op(arith.RemUIOp(rest, op.rhs))
+                if _quotient(a, c) is not None:
+                    rewriter.replace_matched_op(arith.RemUIOp(rest, c))
                     return
-        if isinstance(owner, arith.RemUIOp) and (a := constant(owner.rhs)) and a % c == 0:
+        n = constant(c)
+        if n and isinstance(owner, arith.RemUIOp) and (a := constant(owner.rhs)) and a % n == 0:
             rewriter.replace_matched_op(arith.RemUIOp(owner.lhs, op.rhs))
 
 
 class SimplifyDiv(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.DivUIOp, rewriter: PatternRewriter) -> None:
-        c = constant(op.rhs)
-        if not c or not _in_te_body(op):
+        c = op.rhs
+        if constant(c) == 0 or not _in_te_body(op):
             return
         x = op.lhs
-        if (b := bound(x)) is not None and b <= c:
+        if below(x, c):
             rewriter.replace_matched_op([], [_index(rewriter, 0)])
             return
         owner = x.owner
-        if (pq := _product(x)) is not None and pq[1] % c == 0:
-            rewriter.replace_matched_op([], [_times(rewriter, pq[0], pq[1] // c)])
+        if (pq := _quotient(x, c)) is not None:
+            rewriter.replace_matched_op([], [_times(rewriter, *pq)])
             return
         if isinstance(owner, arith.AddiOp):
             for a, rest in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
-                if (pq := _product(a)) is not None and pq[1] % c == 0:
-                    high = _times(rewriter, pq[0], pq[1] // c)
-                    low = arith.DivUIOp(rest, op.rhs)
+                if (pq := _quotient(a, c)) is not None:
+                    high = _times(rewriter, *pq)
+                    low = arith.DivUIOp(rest, c)
                     rewriter.insert_op(low)
                     rewriter.replace_matched_op(arith.AddiOp(high, low.result))
                     return
-        if isinstance(owner, arith.DivUIOp) and (a := constant(owner.rhs)):
-            rewriter.replace_matched_op(arith.DivUIOp(owner.lhs, _index(rewriter, a * c)))
+        n = constant(c)
+        if n and isinstance(owner, arith.DivUIOp) and (a := constant(owner.rhs)):
+            rewriter.replace_matched_op(arith.DivUIOp(owner.lhs, _index(rewriter, a * n)))
 
 
 class FoldTrivial(RewritePattern):
@@ -171,6 +256,6 @@ class SimplifyIndicesPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([SimplifyRem(), SimplifyDiv(), FoldTrivial()]),
+            GreedyRewritePatternApplier([SplitMixedRadix(), SimplifyRem(), SimplifyDiv(), FoldTrivial()]),
             apply_recursively=True,
         ).rewrite_module(op)

@@ -1,11 +1,11 @@
-// RUN: pipeline-opt %s --split-input-file -p simplify-indices,canonicalize | filecheck %s
-// RUN: pipeline-opt %s --split-input-file -p simplify-indices,canonicalize | filecheck %s --check-prefix=GONE
+// RUN: pipeline-opt %s --split-input-file -p simplify-indices,canonicalize,cse | filecheck %s
+// RUN: pipeline-opt %s --split-input-file -p simplify-indices,canonicalize,cse | filecheck %s --check-prefix=GONE
 
 // simplify-indices: in te bodies, the div/rem chains of reshaped indices fold from
 // the bounds of the body's arguments (their extents) and of te.index (its dim):
 // x % c -> x and x / c -> 0 when x < c; (p * q + b) % c -> b % c and
 // (p * q + b) / c -> p * (q / c) + b / c when c divides q; nested % and / merge.
-// (canonicalize removes what the rewrites leave unused.)
+// (canonicalize and cse remove what the rewrites leave unused or twice.)
 
 // A weight of 32 x 32 x 32 read through two reshapes (as NequIP's species-wise
 // self-interaction does): every remui/divui by 32768 and the round trip through
@@ -89,3 +89,79 @@ func.func @bounds(%N: index, %types: tensor<?xi64>, %w: tensor<?x4xf32>, %i: ind
 // CHECK:      %outside = arith.remui %i, %c32 : index
 // GONE-LABEL: func.func @bounds(
 // GONE-NOT:   arith.divui
+
+// -----
+// A size symbol as the divisor: [8, N] flattened and read back, (c * N + n) / N is
+// c and (c * N + n) % N is n, since n ranges over N.
+func.func @symbolic(%N: index, %x: tensor<8x?xf32>) -> tensor<8x?xf32> {
+  %c8 = arith.constant 8 : index
+  %y = te.compute [%c8, %N] : tensor<8x?xf32> {
+  ^bb0(%c: index, %n: index):
+    %0 = arith.muli %c, %N : index
+    %1 = arith.addi %0, %n : index
+    %2 = arith.divui %1, %N : index
+    %3 = arith.remui %1, %N : index
+    %v = te.load %x[%2, %3] : tensor<8x?xf32> -> f32
+    te.yield %v : f32
+  }
+  func.return %y : tensor<8x?xf32>
+}
+// CHECK-LABEL: func.func @symbolic(
+// CHECK:      ^bb0(%c: index, %n: index):
+// CHECK-NEXT:   %v = te.load %x[%c, %n] : tensor<8x?xf32> -> f32
+// CHECK-NEXT:   te.yield %v : f32
+// GONE-LABEL: func.func @symbolic(
+// GONE-NOT:   arith.divui
+// GONE-NOT:   arith.remui
+
+// -----
+// Radices that do not line up (a [8, N, 9, 3, 9] view read as [8N, 9, 27]): the
+// linear index 1944 n + 243 c + 27 (k % 9) + 9 (k / 81) + (k / 9) % 9 splits at each
+// divisor into the multiples of it (which divide exactly) and a rest below it: the
+// load becomes x[n * 8 + c, k % 9, (k / 81) * 9 + (k / 9) % 9], no div or rem by 27
+// or 243 left.
+func.func @mixed(%N: index, %x: tensor<?x9x27xf64>) -> tensor<8x?x18xf64> {
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %c9 = arith.constant 9 : index
+  %c18 = arith.constant 18 : index
+  %c27 = arith.constant 27 : index
+  %c81 = arith.constant 81 : index
+  %c243 = arith.constant 243 : index
+  %y = te.reduce "add" [%c8, %N, %c18] over [%c243] : tensor<8x?x18xf64> {
+  ^bb0(%c: index, %n: index, %j: index, %k: index):
+    %0 = arith.remui %k, %c9 : index
+    %1 = arith.divui %k, %c9 : index
+    %2 = arith.remui %1, %c9 : index
+    %3 = arith.divui %k, %c81 : index
+    %4 = arith.muli %n, %c8 : index
+    %5 = arith.addi %4, %c : index
+    %6 = arith.muli %5, %c9 : index
+    %7 = arith.addi %6, %0 : index
+    %8 = arith.muli %7, %c3 : index
+    %9 = arith.addi %8, %3 : index
+    %10 = arith.muli %9, %c9 : index
+    %11 = arith.addi %10, %2 : index
+    %12 = arith.remui %11, %c27 : index
+    %13 = arith.divui %11, %c27 : index
+    %14 = arith.remui %13, %c9 : index
+    %15 = arith.divui %11, %c243 : index
+    %v = te.load %x[%15, %14, %12] : tensor<?x9x27xf64> -> f64
+    te.yield %v : f64
+  }
+  func.return %y : tensor<8x?x18xf64>
+}
+// CHECK-LABEL: func.func @mixed(
+// CHECK:      ^bb0(%c: index, %n: index, %j: index, %k: index):
+// CHECK-NEXT:   %0 = arith.remui %k, %c9 : index
+// CHECK-NEXT:   %1 = arith.divui %k, %c9 : index
+// CHECK-NEXT:   %2 = arith.remui %1, %c9 : index
+// CHECK-NEXT:   %3 = arith.divui %k, %c81 : index
+// CHECK-NEXT:   %4 = arith.muli %3, %c9 : index
+// CHECK-NEXT:   %5 = arith.addi %4, %2 : index
+// CHECK-NEXT:   %6 = arith.muli %n, %c8 : index
+// CHECK-NEXT:   %7 = arith.addi %6, %c : index
+// CHECK-NEXT:   %v = te.load %x[%7, %0, %5] : tensor<?x9x27xf64> -> f64
+// GONE-LABEL: func.func @mixed(
+// GONE-NOT:   %c27
+// GONE-NOT:   arith.divui %{{.*}}, %c243
