@@ -18,7 +18,9 @@ remainder by c; and c divides q when q is c):
 
 and, for a constant c, x read as a sum of constant multiples splits into the
 multiples of c (which leave x % c and divide exactly) and a rest, dropped from
-x / c when it is below c: mixed radices, `((n * 3 + i) * 9 + j) % 27 = i * 9 + j`.
+x / c when it is below c: mixed radices, `((n * 3 + i) * 9 + j) % 27 = i * 9 + j`;
+and a sum that linearizes a delinearized index again recombines: k * (y % b) +
+k * b * (y / b) is k * y.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -187,6 +190,47 @@ class SplitMixedRadix(RewritePattern):
         rewriter.replace_matched_op([], [quotient])
 
 
+def _divides(q: SSAValue, y: SSAValue, b: int) -> bool:
+    """Whether `q` is y / b: literally, or x / (a * b) with y = x / a."""
+    owner = q.owner
+    if not isinstance(owner, arith.DivUIOp):
+        return False
+    if owner.lhs is y:
+        return constant(owner.rhs) == b
+    inner = y.owner
+    return (isinstance(inner, arith.DivUIOp) and inner.lhs is owner.lhs
+            and (a := constant(inner.rhs)) is not None and constant(owner.rhs) == a * b)
+
+
+class Recombine(RewritePattern):
+    """k * (y % b) + k * b * (y / b) -> k * y: a delinearized index linearized again
+    (81 * (m / 81) + 9 * ((m / 9) % 9) + m % 9 is m), so a load's stride along m shows."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.AddiOp, rewriter: PatternRewriter) -> None:
+        if not _in_te_body(op):
+            return
+        parts = terms(op.result)
+        changed = True
+        merged = False
+        while changed:
+            changed = False
+            for r, k in list(parts.items()):
+                owner = r.owner if r is not None else None
+                if not isinstance(owner, arith.RemUIOp) or (b := constant(owner.rhs)) is None:
+                    continue
+                y = owner.lhs
+                q = next((a for a, m in parts.items() if a is not None and m == k * b and _divides(a, y, b)), None)
+                if q is None:
+                    continue
+                del parts[r], parts[q]
+                parts[y] = parts.get(y, 0) + k
+                changed = merged = True
+                break
+        if merged:
+            rewriter.replace_matched_op([], [_sum(rewriter, {a: k for a, k in parts.items() if k})])
+
+
 class SimplifyRem(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.RemUIOp, rewriter: PatternRewriter) -> None:
@@ -256,6 +300,10 @@ class SimplifyIndicesPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([SplitMixedRadix(), SimplifyRem(), SimplifyDiv(), FoldTrivial()]),
+            GreedyRewritePatternApplier([SplitMixedRadix(), Recombine(), SimplifyRem(), SimplifyDiv(), FoldTrivial()]),
             apply_recursively=True,
         ).rewrite_module(op)
+        for body_op in [o for o in op.walk() if isinstance(o, TE_OPS)]:  # the chains replaced, last use first
+            for inner in reversed(list(body_op.body.block.ops)):
+                if inner.dialect_name() == "arith" and not any(r.uses for r in inner.results):
+                    Rewriter.erase_op(inner)

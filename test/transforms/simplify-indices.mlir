@@ -117,9 +117,9 @@ func.func @symbolic(%N: index, %x: tensor<8x?xf32>) -> tensor<8x?xf32> {
 // -----
 // Radices that do not line up (a [8, N, 9, 3, 9] view read as [8N, 9, 27]): the
 // linear index 1944 n + 243 c + 27 (k % 9) + 9 (k / 81) + (k / 9) % 9 splits at each
-// divisor into the multiples of it (which divide exactly) and a rest below it: the
-// load becomes x[n * 8 + c, k % 9, (k / 81) * 9 + (k / 9) % 9], no div or rem by 27
-// or 243 left.
+// divisor into the multiples of it (which divide exactly) and a rest below it, and
+// (k / 81) * 9 + (k / 9) % 9 recombines to k / 9: the load becomes
+// x[n * 8 + c, k % 9, k / 9], no div or rem by 27, 81 or 243 left.
 func.func @mixed(%N: index, %x: tensor<?x9x27xf64>) -> tensor<8x?x18xf64> {
   %c3 = arith.constant 3 : index
   %c8 = arith.constant 8 : index
@@ -155,13 +155,43 @@ func.func @mixed(%N: index, %x: tensor<?x9x27xf64>) -> tensor<8x?x18xf64> {
 // CHECK:      ^bb0(%c: index, %n: index, %j: index, %k: index):
 // CHECK-NEXT:   %0 = arith.remui %k, %c9 : index
 // CHECK-NEXT:   %1 = arith.divui %k, %c9 : index
-// CHECK-NEXT:   %2 = arith.remui %1, %c9 : index
-// CHECK-NEXT:   %3 = arith.divui %k, %c81 : index
-// CHECK-NEXT:   %4 = arith.muli %3, %c9 : index
-// CHECK-NEXT:   %5 = arith.addi %4, %2 : index
-// CHECK-NEXT:   %6 = arith.muli %n, %c8 : index
-// CHECK-NEXT:   %7 = arith.addi %6, %c : index
-// CHECK-NEXT:   %v = te.load %x[%7, %0, %5] : tensor<?x9x27xf64> -> f64
+// CHECK-NEXT:   %2 = arith.muli %n, %c8 : index
+// CHECK-NEXT:   %3 = arith.addi %2, %c : index
+// CHECK-NEXT:   %v = te.load %x[%3, %0, %1] : tensor<?x9x27xf64> -> f64
 // GONE-LABEL: func.func @mixed(
 // GONE-NOT:   %c27
+// GONE-NOT:   arith.divui %{{.*}}, %c81
 // GONE-NOT:   arith.divui %{{.*}}, %c243
+
+// -----
+// A delinearized index linearized again with a stride: 729 (m / 81) + 81 ((m / 9) % 9)
+// + 9 (m % 9) recombines, pair by pair (k (y % b) + k b (y / b) is k y), into 9 m.
+func.func @recombine(%N: index, %w: tensor<16x2187xf64>) -> tensor<?x243xf64> {
+  %c9 = arith.constant 9 : index
+  %c81 = arith.constant 81 : index
+  %c243 = arith.constant 243 : index
+  %c729 = arith.constant 729 : index
+  %y = te.compute [%N, %c243] : tensor<?x243xf64> {
+  ^bb0(%n: index, %m: index):
+    %0 = arith.remui %m, %c9 : index
+    %1 = arith.divui %m, %c9 : index
+    %2 = arith.remui %1, %c9 : index
+    %3 = arith.divui %m, %c81 : index
+    %4 = arith.muli %3, %c729 : index
+    %5 = arith.muli %2, %c81 : index
+    %6 = arith.addi %4, %5 : index
+    %7 = arith.muli %0, %c9 : index
+    %8 = arith.addi %6, %7 : index
+    %v = te.load %w[%n, %8] : tensor<16x2187xf64> -> f64
+    te.yield %v : f64
+  }
+  func.return %y : tensor<?x243xf64>
+}
+// CHECK-LABEL: func.func @recombine(
+// CHECK:      ^bb0(%n: index, %m: index):
+// CHECK-NEXT:   %0 = arith.constant 9 : index
+// CHECK-NEXT:   %1 = arith.muli %m, %0 : index
+// CHECK-NEXT:   %v = te.load %w[%n, %1] : tensor<16x2187xf64> -> f64
+// GONE-LABEL: func.func @recombine(
+// GONE-NOT:   arith.remui
+// GONE-NOT:   arith.divui
