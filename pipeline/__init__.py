@@ -5,6 +5,10 @@
     compiled.ir("loops")                                            # any stage's IR
     compiled.export_library("out/")                                 # .so + .h, no Python
 
+a potential for MD (energy, per-atom energies, forces, virial; ASE and LAMMPS):
+
+    potential = pipeline.compile_potential(model, example, cutoff=5.0, species=["Ar"])
+
 and, stage by stage:
 
     captured = pipeline.capture(fn, example_args, dynamic_shapes)   # FX, symbolic
@@ -26,6 +30,8 @@ _EXPORTS = {
     "to_aten": "frontend.import_fx",
     "run_reference": "frontend.reference",
     "compile": "pipeline.compiler",
+    "compile_potential": "pipeline.potential",
+    "Potential": "pipeline.potential",
     "CompiledFunction": "pipeline.compiler",
     "CallError": "pipeline.compiler",
     "PassBrokeIR": "pipeline.verify",

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,6 +42,9 @@ from codegen.object_file import LinkError, c_compiler, link_shared_library
 
 if TYPE_CHECKING:
     from pipeline.compiler import CompiledFunction
+    from pipeline.potential import PotentialInfo
+
+POTENTIAL_HEADER = Path(__file__).with_name("pipeline_potential.h")
 
 
 class ExportError(Exception):
@@ -140,16 +144,20 @@ def export_library(
     *,
     target_cpu: str | None = None,
     name: str | None = None,
+    potential: PotentialInfo | None = None,
 ) -> Path:
     """Write `<name>.so`, `<name>.h` and `<name>.json` into `directory`; return the .so path.
 
     `name` (default: the function's name) prefixes every symbol (`<name>_run`), so
     libraries of several models can be linked into one program. `target_cpu` is an LLVM
     CPU name (`x86-64-v3`, `skylake-avx512`, ...); the default is the host CPU with all
-    its features, so the library runs only on CPUs that have them.
+    its features, so the library runs only on CPUs that have them. With `potential` (from
+    `Potential.export`), the library also exports `pipeline_potential()`, the entry point
+    of `pipeline_potential.h` that MD engines load by name, and that header is copied along.
     """
     lib = name or compiled.name
     sig = _signature(compiled, lib)
+    entry = _potential_entry(sig, potential) if potential is not None else None
     if target_cpu is not None:
         _check_cpu(target_cpu)
     directory = Path(directory)
@@ -158,12 +166,14 @@ def export_library(
     library = directory / f"{lib}.so"
     cpu = target_cpu or llvm.get_host_cpu_name()
     features = "" if target_cpu else llvm.get_host_cpu_features().flatten()
-    header.write_text(header_text(sig, cpu))
+    header.write_text(header_text(sig, cpu, entry))
+    if entry is not None:
+        shutil.copyfile(POTENTIAL_HEADER, directory / POTENTIAL_HEADER.name)
     with tempfile.TemporaryDirectory(prefix=f"{lib}-") as tmp:
         kernel_o = Path(tmp) / "kernel.o"
         kernel_o.write_bytes(kernel_object(compiled, lib, target_cpu))
         wrapper_c = Path(tmp) / f"{lib}_abi.c"
-        wrapper_c.write_text(wrapper_source(sig))
+        wrapper_c.write_text(wrapper_source(sig) + (entry.source() if entry else ""))
         wrapper_o = Path(tmp) / "abi.o"
         _compile_c(wrapper_c, wrapper_o, include=directory)
         link_shared_library(
@@ -171,6 +181,10 @@ def export_library(
             extra_flags=["-Wl,-z,defs", f"-Wl,-soname,{lib}.so", "-Wl,--exclude-libs,ALL"],
         )
     manifest = manifest_data(sig, cpu, features, _object_passes(cpu, target_cpu is None))
+    if potential is not None:
+        manifest["potential"] = {"entry": "pipeline_potential", "header": POTENTIAL_HEADER.name,
+                                 "cutoff": potential.cutoff, "layers": potential.layers,
+                                 "species": list(potential.species)}
     (directory / f"{lib}.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return library
 
@@ -364,8 +378,9 @@ def _run_prototype(sig: _Signature, *, multiline: bool = False) -> str:
     return head + (",\n" + " " * len(head) if multiline else ", ").join(params) + ")"
 
 
-def header_text(sig: _Signature, cpu: str) -> str:
-    """The C header: sizes, element types, status codes and the two functions."""
+def header_text(sig: _Signature, cpu: str, entry: _PotentialEntry | None = None) -> str:
+    """The C header: sizes, element types, status codes and the two functions (and the
+    potential's entry point)."""
     lib, guard = sig.lib, f"{sig.lib.upper()}_H"
     args = ", ".join(t.name for t in sig.inputs)
     lines = [
@@ -436,6 +451,7 @@ def header_text(sig: _Signature, cpu: str) -> str:
         " */",
         _run_prototype(sig, multiline=True) + ";",
         "",
+        *(entry.header_lines() if entry else []),
         "#ifdef __cplusplus",
         "}",
         "#endif",
@@ -682,6 +698,98 @@ def wrapper_source(sig: _Signature) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- the potential's entry point
+
+
+@dataclass(frozen=True)
+class _PotentialEntry:
+    """`pipeline_potential()` of `pipeline_potential.h`: a fixed C signature over `<lib>_run`."""
+
+    sig: _Signature
+    info: PotentialInfo
+    atoms: int  # index of N in `sizes`
+    edges: int  # index of E in `sizes`
+
+    def header_lines(self) -> list[str]:
+        return [
+            "/* A potential (pipeline_potential.h): the function above is",
+            f" * {self.sig.function}(species, positions, edge_index, shifts, n_local) -> (energy,",
+            " * energies, forces, virial); `pipeline_potential()` returns its description",
+            f" * (cutoff {self.info.cutoff!r}, {self.info.layers} layer(s), species "
+            f"{_comment(' '.join(self.info.species))})",
+            " * and an entry point taking n_atoms, n_edges and n_local instead of `sizes`. */",
+            '#include "pipeline_potential.h"',
+            "",
+        ]
+
+    def source(self) -> str:
+        sig, info = self.sig, self.info
+        real = sig.inputs[1].ctype
+        species = ", ".join(_c_string(s) for s in info.species)
+        n_sizes = len(sig.sizes)
+        return "\n".join([
+            "",
+            "/* The potential's entry point (pipeline_potential.h). */",
+            f"static const char *const species_names[{len(info.species)}] = {{{species}}};",
+            "",
+            "static int compute(int64_t n_atoms, int64_t n_edges, int64_t n_local, const int64_t *species,",
+            "                   const void *positions, const int64_t *edge_index, const void *shifts,",
+            "                   void *energy, void *energies, void *forces, void *virial, char *message,",
+            "                   size_t message_size) {",
+            "  if (n_local < 0 || n_local > n_atoms)",
+            "    return report(message, message_size, PIPELINE_ERROR_SIZE,",
+            f"                  \"{sig.lib}: n_local = %\" PRId64 \" is outside [0, n_atoms = %\" PRId64 \"]\",",
+            "                  n_local, n_atoms);",
+            f"  int64_t sizes[{n_sizes}];",
+            f"  sizes[{self.atoms}] = n_atoms;",
+            f"  sizes[{self.edges}] = n_edges;",
+            f"  return {sig.lib}_run(sizes, species, ({real} const *)positions, edge_index,",
+            f"                       ({real} const *)shifts, &n_local, ({real} *)energy, ({real} *)energies,",
+            f"                       ({real} *)forces, ({real} *)virial, message, message_size);",
+            "}",
+            "",
+            "static const struct pipeline_potential description = {",
+            "  PIPELINE_POTENTIAL_ABI_VERSION,",
+            f"  \"{sig.lib}\",",
+            f"  sizeof({real}),",
+            f"  {float(info.cutoff).hex()},",
+            f"  {info.layers},",
+            f"  {len(info.species)},",
+            "  species_names,",
+            "  compute,",
+            "};",
+            "",
+            "API const struct pipeline_potential *pipeline_potential(void) { return &description; }",
+            "",
+        ])
+
+
+def _potential_entry(sig: _Signature, info: PotentialInfo) -> _PotentialEntry:
+    """Check that the compiled function has the potential's signature, N and E as its only sizes."""
+    real = sig.inputs[1].dtype if len(sig.inputs) > 1 else None
+    want = [("species", torch.int64, 1), ("positions", real, 2), ("edge_index", torch.int64, 2),
+            ("shifts", real, 2), ("n_local", torch.int64, 0)]
+    have = [(t.name, t.dtype, len(t.dims)) for t in sig.inputs]
+    outputs = [(t.dtype, len(t.dims)) for t in sig.outputs]
+    if real not in (torch.float32, torch.float64) or have != want or outputs != [(real, 0), (real, 1), (real, 2), (real, 2)]:
+        raise ExportError(f"{sig.function} is not a potential: it takes "
+                          f"{[(n, str(d), r) for n, d, r in have]} and returns {[(str(d), r) for d, r in outputs]}; "
+                          "compile it with pipeline.compile_potential")
+    where = {(a, d): k for k, s in enumerate(sig.sizes) for a, d in s.where}
+    atoms, edges = where.get(("positions", 0)), where.get(("edge_index", 1))
+    if atoms is None or edges is None or len(sig.sizes) != 2 or atoms == edges:
+        raise ExportError(f"{sig.function}: the capture fixed the number of atoms or edges (sizes: "
+                          f"{', '.join(f'{s.name} at {s.where_text()}' for s in sig.sizes) or 'none'}); "
+                          "a potential must take any N and E")
+    if sig.sizes[atoms].min > 1 or sig.sizes[edges].min > 0 or sig.sizes[atoms].max or sig.sizes[edges].max:
+        raise ExportError(f"{sig.function}: the capture restricted N to {_range(sig.sizes[atoms])} and E to "
+                          f"{_range(sig.sizes[edges])}; a potential must take any N >= 1 and E >= 0")
+    for name in info.species:
+        if not name or any(not 32 < ord(c) < 127 for c in name):
+            raise ExportError(f"species name {name!r} must be printable ASCII without spaces")
+    return _PotentialEntry(sig, info, atoms, edges)
 
 
 # --------------------------------------------------------------------------- the manifest

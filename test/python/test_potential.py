@@ -1,0 +1,111 @@
+"""compile_potential: energy, per-atom energies, forces and virial against eager torch, and
+the exported library's `pipeline_potential()` entry point (pipeline_potential.h)."""
+
+from __future__ import annotations
+
+import ctypes
+
+import pytest
+import torch
+from conftest import DTYPES, TOLERANCE, relative_error
+from md_systems import NAMES, crystal, model, potential
+
+from pipeline.ase import inputs
+from pipeline.compiler import CallError
+from pipeline.export import ExportError
+from pipeline.potential import energy_forces_virial
+from examples.md_potentials import CUTOFF, SPECIES
+
+FIELDS = ("energy", "energies", "forces", "virial")
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("repeat", [1, (2, 3, 2), 3])  # 4, 48 and 108 atoms; traced at 32
+def test_matches_eager(name: str, dtype: torch.dtype, repeat) -> None:
+    args = inputs(crystal(repeat, seed=7), CUTOFF, SPECIES, dtype)
+    n = args[1].shape[0]
+    reference = energy_forces_virial(model(name, dtype))
+    for n_local in (n, n // 2, 0):
+        got = potential(name, dtype)(*args, n_local=n_local)
+        want = reference(*args, torch.tensor(n_local))
+        for field, g, w in zip(FIELDS, got, want):
+            err = relative_error(g, w.detach())
+            assert err <= TOLERANCE[dtype], f"{name} {field} (n={n}, n_local={n_local}): {err:.1e}"
+
+
+def test_virial_is_strain_derivative() -> None:
+    """virial = -dE/d(strain) by central differences of a strained cell (positions and shifts)."""
+    atoms = crystal(2, seed=3)
+    pot = potential("message_passing", torch.float64)
+    virial = pot(*inputs(atoms, CUTOFF, SPECIES)).virial
+    h = 1e-6
+    for a, b in [(0, 0), (1, 2), (0, 1)]:
+        energy = []
+        for sign in (1, -1):
+            strain = torch.eye(3, dtype=torch.float64)
+            strain[a, b] += sign * h / 2
+            strain[b, a] += sign * h / 2
+            strained = atoms.copy()
+            strained.set_cell(atoms.cell.array @ strain.numpy(), scale_atoms=True)
+            energy.append(float(pot(*inputs(strained, CUTOFF, SPECIES)).energy))
+        numeric = -(energy[0] - energy[1]) / (2 * h)
+        assert abs(float(virial[a, b]) - numeric) <= 1e-6 * float(virial.abs().max()), (a, b)
+
+
+def test_n_local_out_of_range_names_it() -> None:
+    args = inputs(crystal(1, seed=1), CUTOFF, SPECIES)
+    with pytest.raises(CallError, match="n_local = 5 is outside"):
+        potential("pair", torch.float64)(*args, n_local=5)
+
+
+class _Potential(ctypes.Structure):
+    """struct pipeline_potential of pipeline_potential.h."""
+
+    _fields_ = [("abi_version", ctypes.c_int), ("name", ctypes.c_char_p), ("real_size", ctypes.c_int),
+                ("cutoff", ctypes.c_double), ("layers", ctypes.c_int), ("num_species", ctypes.c_int),
+                ("species", ctypes.POINTER(ctypes.c_char_p)), ("compute", ctypes.c_void_p)]
+
+
+_COMPUTE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 8,
+                            ctypes.c_char_p, ctypes.c_size_t)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
+def test_exported_entry_point(tmp_path, dtype: torch.dtype) -> None:
+    pot = potential("message_passing", dtype)
+    library = ctypes.CDLL(str(pot.export(tmp_path, name="mp")))
+    library.pipeline_potential.restype = ctypes.POINTER(_Potential)
+    info = library.pipeline_potential().contents
+    assert (info.abi_version, info.name, info.real_size, info.cutoff, info.layers) == (
+        1, b"mp", dtype.itemsize, CUTOFF, 2)
+    assert [info.species[k].decode() for k in range(info.num_species)] == list(SPECIES)
+    compute = _COMPUTE(info.compute)
+
+    args = inputs(crystal(3, seed=11), CUTOFF, SPECIES, dtype)
+    n, e = args[1].shape[0], args[2].shape[1]
+    outs = [torch.empty(s, dtype=dtype) for s in [(), (n,), (n, 3), (3, 3)]]
+    message = ctypes.create_string_buffer(256)
+    for n_local in (n, 40):
+        status = compute(n, e, n_local, *[t.data_ptr() for t in args], *[o.data_ptr() for o in outs],
+                         message, 256)
+        assert status == 0 and message.value == b""
+        for field, got, want in zip(FIELDS, outs, pot(*args, n_local=n_local)):
+            assert relative_error(got, want) <= TOLERANCE[dtype], field
+    assert compute(n, e, n + 1, *[t.data_ptr() for t in args], *[o.data_ptr() for o in outs], message, 256) == 2
+    assert b"n_local = " in message.value and b"outside" in message.value
+    bad = args[0].clone()
+    bad[3] = len(SPECIES)  # a species index the embedding does not have
+    assert compute(n, e, n, bad.data_ptr(), *[t.data_ptr() for t in args[1:]], *[o.data_ptr() for o in outs],
+                   message, 256) == 3
+    assert b"out of range" in message.value
+
+
+def test_plain_function_is_not_a_potential(tmp_path) -> None:
+    from pipeline import compile
+    from pipeline.potential import PotentialInfo
+    from pipeline.export import export_library
+
+    fn = compile(lambda x: (x * 2.0).sum(), [torch.ones(4, dtype=torch.float64)])
+    with pytest.raises(ExportError, match="is not a potential"):
+        export_library(fn, tmp_path, name="twice", potential=PotentialInfo(5.0, 1, ("Ar",)))
