@@ -121,6 +121,7 @@ def compile_potential(
     cutoff: float,
     species: Sequence[str],
     layers: int = 1,
+    differentiate: bool = True,
     **options: Any,
 ) -> Potential:
     """Capture and compile `model` (per-atom energies) with forces and virial.
@@ -131,6 +132,11 @@ def compile_potential(
     ASE and LAMMPS), `layers` the message-passing depth (an atom's energy reaches
     `layers * cutoff`: an MD engine's ghost shell must be that thick). `options` go to
     `pipeline.compile` (profile, dump_dir, verify).
+
+    `differentiate=False` takes a model that computes its own derivatives:
+    `model(species, positions, edge_index, shifts, n_local) -> (energy, energies, forces,
+    virial)` with the meanings of `PotentialResult` (forces by its own autograd.grad, say,
+    as Allegro and MACE do it through the edge vectors).
     """
     args = dict(example) if isinstance(example, Mapping) else dict(zip(ARGUMENTS, example))
     missing = [a for a in ARGUMENTS[:4] if a not in args]
@@ -148,8 +154,9 @@ def compile_potential(
     n, e = torch.export.Dim("N", min=1), torch.export.Dim("E", min=0)
     dynamic = {"species": {0: n}, "positions": {0: n}, "edge_index": {1: e}, "shifts": {0: e},
                "n_local": None}
-    fn = energy_forces_virial(model)
-    fn.__name__ = getattr(model, "__name__", type(model).__name__.lower())
+    fn = energy_forces_virial(model) if differentiate else model
+    if differentiate:
+        fn.__name__ = getattr(model, "__name__", type(model).__name__.lower())
     compiled = compile(fn, {k: args[k] for k in ARGUMENTS}, dynamic, **options)
     return Potential(compiled, PotentialInfo(float(cutoff), int(layers), tuple(species)))
 

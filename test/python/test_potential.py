@@ -109,3 +109,36 @@ def test_plain_function_is_not_a_potential(tmp_path) -> None:
     fn = compile(lambda x: (x * 2.0).sum(), [torch.ones(4, dtype=torch.float64)])
     with pytest.raises(ExportError, match="is not a potential"):
         export_library(fn, tmp_path, name="twice", potential=PotentialInfo(5.0, 1, ("Ar",)))
+
+
+def through_edges(model: torch.nn.Module):
+    """A user's own energy+forces+virial function, the way Allegro and MACE differentiate:
+    by the edge vectors, forces scattered onto both ends, virial = -sum_edges r (x) dE/dr."""
+
+    def energy_forces_virial(species, positions, edge_index, shifts, n_local):
+        vectors = (positions.index_select(0, edge_index[1]) - positions.index_select(0, edge_index[0])
+                   + shifts).detach().requires_grad_(True)
+        zero = torch.zeros_like(positions)
+        energies = model(species, zero, edge_index, vectors)  # positions enter only through the edges
+        energy = torch.where(torch.arange(positions.shape[0]) < n_local, energies, torch.zeros_like(energies)).sum()
+        (d_vectors,) = torch.autograd.grad(energy, vectors)
+        forces = zero.index_add(0, edge_index[0], d_vectors).index_add(0, edge_index[1], -d_vectors)
+        virial = -(vectors.detach()[:, :, None] * d_vectors[:, None, :]).sum(dim=0)
+        return energy, energies.detach(), forces, virial
+
+    return energy_forces_virial
+
+
+def test_own_derivatives() -> None:
+    """compile_potential(..., differentiate=False) compiles the user's own function as it is."""
+    from pipeline.potential import compile_potential
+
+    dtype = torch.float64
+    own = through_edges(model("message_passing", dtype))
+    example = (*inputs(crystal(2, seed=0), CUTOFF, SPECIES, dtype), torch.tensor(32))
+    pot = compile_potential(own, example, cutoff=CUTOFF, species=SPECIES, layers=2, differentiate=False)
+    args = inputs(crystal(3, seed=12), CUTOFF, SPECIES, dtype)
+    for n_local in (108, 50):
+        got = pot(*args, n_local=n_local)
+        for field, g, w in zip(FIELDS, got, potential("message_passing", dtype)(*args, n_local=n_local)):
+            assert relative_error(g, w) <= 1e-10, field
