@@ -127,21 +127,32 @@ class CompiledFunction:
         self._symbol_names = [name for name, _, _ in self.symbols]
 
     def workspace(self, symbols: Sequence[int]) -> list[torch.Tensor]:
-        """The arenas for these sizes, kept for the next call of the same sizes."""
+        """Arenas that hold a call at these sizes: the last call's when they are large
+        enough (in MD the edge count changes every few steps, and fresh pages cost more
+        than the call), else new ones with a quarter of headroom."""
         key = tuple(symbols)
         cached = getattr(self._local, "arenas", None)
         if cached is not None and cached[0] == key:
             return cached[1]
-        counts = torch.zeros(len(self.arenas), dtype=torch.int64)
-        assert self._arena_sizes is not None
-        self._arena_sizes(*key, counts.data_ptr())
-        arenas = [torch.empty(max(int(n), 1), dtype=d) for n, d in zip(counts.tolist(), self.arenas)]
+        counts = self._arena_counts(key)
+        if cached is not None and all(a.numel() >= n for a, n in zip(cached[1], counts)):
+            self._local.arenas = (key, cached[1])
+            return cached[1]
+        arenas = [torch.empty(max(n + n // 4, 1), dtype=d) for n, d in zip(counts, self.arenas)]
         self._local.arenas = (key, arenas)
         return arenas
 
+    def _arena_counts(self, symbols: tuple[int, ...]) -> list[int]:
+        counts = torch.zeros(len(self.arenas), dtype=torch.int64)
+        assert self._arena_sizes is not None
+        self._arena_sizes(*symbols, counts.data_ptr())
+        return [int(n) for n in counts.tolist()]
+
     def workspace_bytes(self, symbols: Sequence[int]) -> int:
         """Bytes of temporaries one call needs at these sizes (the planned peak)."""
-        return sum(a.numel() * a.element_size() for a in self.workspace(symbols)) if self.arenas else 0
+        if not self.arenas:
+            return 0
+        return sum(n * d.itemsize for n, d in zip(self._arena_counts(tuple(symbols)), self.arenas))
 
     def profile(self) -> list[NestProfile]:
         """Each loop nest's mean time and floating-point work per call over the calls

@@ -369,12 +369,18 @@ def _output_shapes_prototype(sig: _Signature) -> str:
             "char *message, size_t message_size)")
 
 
-def _run_prototype(sig: _Signature, *, multiline: bool = False) -> str:
+def _workspace_bytes_prototype(sig: _Signature) -> str:
+    return f"int {sig.lib}_workspace_bytes(const int64_t *sizes, int64_t *bytes, char *message, size_t message_size)"
+
+
+def _run_prototype(sig: _Signature, *, multiline: bool = False, workspace: bool = False,
+                   head: str | None = None) -> str:
     params = ["const int64_t *sizes"]
     params += [f"const {t.ctype} *{t.name}" for t in sig.inputs]
     params += [f"{t.ctype} *{t.name}" for t in sig.outputs]
+    params += ["void *workspace", "int64_t workspace_bytes"] if workspace else []
     params += ["char *message", "size_t message_size"]
-    head = f"int {sig.lib}_run("
+    head = head or f"int {sig.lib}_run{'_with_workspace' if workspace else ''}("
     return head + (",\n" + " " * len(head) if multiline else ", ").join(params) + ")"
 
 
@@ -451,6 +457,14 @@ def header_text(sig: _Signature, cpu: str, entry: _PotentialEntry | None = None)
         " */",
         _run_prototype(sig, multiline=True) + ";",
         "",
+        "/* The same with the caller's workspace: a call allocates none, so calls in a loop (an MD",
+        " * run) do not touch fresh pages each time. `workspace` must be 64-byte aligned and",
+        f" * hold the bytes {lib}_workspace_bytes gives for these sizes (a block large enough for",
+        " * larger sizes serves smaller ones too); NULL means allocate per call, as above. One",
+        " * workspace serves one call at a time. */",
+        _workspace_bytes_prototype(sig) + ";",
+        _run_prototype(sig, multiline=True, workspace=True) + ";",
+        "",
         *(entry.header_lines() if entry else []),
         "#ifdef __cplusplus",
         "}",
@@ -516,31 +530,34 @@ def _wrap(items: list[str], indent: str) -> str:
 
 
 def _workspace_functions(sig: _Signature) -> list[str]:
-    """C helpers that allocate and free the kernel's arenas: per call, so no state is shared."""
+    """C helpers that lay the kernel's arenas out in one block: each 64-byte aligned."""
     n = len(sig.arenas)
+    if not n:
+        return ["static int layout(const char *fn, const int64_t *sizes, int64_t *offset, int64_t *total,",
+                "                  char *message, size_t message_size) {",
+                "  (void)fn, (void)sizes, (void)offset, (void)message, (void)message_size;",
+                "  *total = 0;",
+                "  return PIPELINE_OK;",
+                "}",
+                ""]
     sizes = ", ".join(f"sizes[{k}]" for k in range(len(sig.sizes)))
     return [
-        "static void release(void **arena, int n) {",
-        "  for (int k = 0; k < n; k++) free(arena[k]);",
-        "}",
-        "",
-        "/* The kernel's workspace for these sizes: one 64-byte aligned buffer per arena. */",
-        "static int workspace(const char *fn, const int64_t *sizes, void **arena, char *message,",
-        "                     size_t message_size) {",
-        f"  int64_t count[{n}];",
+        "/* The kernel's workspace for these sizes: arena k at byte offset[k] of a block of *total. */",
+        "static int layout(const char *fn, const int64_t *sizes, int64_t *offset, int64_t *total,",
+        "                  char *message, size_t message_size) {",
+        f"  int64_t count[{n}], bytes = 0;",
         f"  {sig.arena_sizes}({sizes}, count);",
         f"  for (int k = 0; k < {n}; k++) {{",
-        "    int64_t bytes;",
-        "    int bad = count[k] < 0 || __builtin_mul_overflow(count[k], (int64_t)arena_itemsize[k], &bytes) ||",
-        "              bytes > INT64_MAX - 64;",
-        "    arena[k] = bad ? NULL : aligned_alloc(64, (size_t)((bytes + 64) / 64 * 64));",
-        "    if (arena[k] == NULL) {",
-        "      release(arena, k);",
+        "    int64_t size;",
+        "    if (count[k] < 0 || __builtin_mul_overflow(count[k], (int64_t)arena_itemsize[k], &size) ||",
+        "        size > INT64_MAX - 64 - bytes)",
         "      return report(message, message_size, PIPELINE_ERROR_MEMORY,",
-        "                    \"%s: cannot allocate the workspace (arena %d: %\" PRId64 \" elements of %zu bytes)\",",
-        "                    fn, k, count[k], arena_itemsize[k]);",
-        "    }",
+        "                    \"%s: the workspace for these sizes overflows int64 (arena %d: %\" PRId64 \" elements)\",",
+        "                    fn, k, count[k]);",
+        "    offset[k] = bytes;",
+        "    bytes += (size + 63) / 64 * 64;",
         "  }",
+        "  *total = bytes;",
         "  return PIPELINE_OK;",
         "}",
         "",
@@ -650,7 +667,7 @@ def wrapper_source(sig: _Signature) -> str:
         "  return PIPELINE_OK;",
         "}",
         "",
-        *(_workspace_functions(sig) if n_arenas else []),
+        *_workspace_functions(sig),
         f"API {_output_shapes_prototype(sig)} {{",
         f"  int64_t own[{max(1, sig.output_dims)}], count[{len(tensors)}];",
         f"  int code = prepare(\"{lib}_output_shapes\", sizes, own, count, message, message_size);",
@@ -662,31 +679,46 @@ def wrapper_source(sig: _Signature) -> str:
         "  return success(message, message_size);",
         "}",
         "",
-        f"API {_run_prototype(sig, multiline=True)} {{",
-        f"  const char *fn = \"{lib}_run\";",
-        f"  int64_t shapes[{max(1, sig.output_dims)}], count[{len(tensors)}];",
+        f"API {_workspace_bytes_prototype(sig)} {{",
+        f"  const char *fn = \"{lib}_workspace_bytes\";",
+        f"  int64_t shapes[{max(1, sig.output_dims)}], count[{len(tensors)}], offset[{max(1, n_arenas)}];",
+        "  int code = prepare(fn, sizes, shapes, count, message, message_size);",
+        "  if (code != PIPELINE_OK) return code;",
+        "  if (bytes == NULL)",
+        "    return report(message, message_size, PIPELINE_ERROR_NULL, \"%s: argument 'bytes' is NULL\", fn);",
+        "  code = layout(fn, sizes, offset, bytes, message, message_size);",
+        "  return code != PIPELINE_OK ? code : success(message, message_size);",
+        "}",
+        "",
+        "/* Checks, the workspace (the caller's, or allocated here), the kernel call, its status. */",
+        "static " + _run_prototype(sig, multiline=True, workspace=True, head="int execute(const char *fn, ") + " {",
+        f"  int64_t shapes[{max(1, sig.output_dims)}], count[{len(tensors)}], offset[{max(1, n_arenas)}], need;",
         "  int code = prepare(fn, sizes, shapes, count, message, message_size);",
         "  if (code != PIPELINE_OK) return code;",
         f"  const void *const pointers[] = {{{', '.join(t.name for t in tensors)}}};",
         f"  for (int j = 0; j < {len(tensors)}; j++)",
         "    if (pointers[j] == NULL && count[j] > 0)",
         "      return report(message, message_size, PIPELINE_ERROR_NULL, \"%s: argument '%s' is NULL\", fn, names[j]);",
+        "  code = layout(fn, sizes, offset, &need, message, message_size);",
+        "  if (code != PIPELINE_OK) return code;",
+        "  char *block = workspace;",
+        "  if (workspace != NULL && workspace_bytes < need)",
+        "    return report(message, message_size, PIPELINE_ERROR_SIZE, \"%s: the workspace holds %\" PRId64",
+        f"                  \" bytes; these sizes need %\" PRId64 \" ({lib}_workspace_bytes)\", fn, workspace_bytes, need);",
+        "  if (workspace != NULL && (uintptr_t)workspace % 64 != 0)",
+        "    return report(message, message_size, PIPELINE_ERROR_SIZE, \"%s: the workspace is not 64-byte aligned\", fn);",
+        "  if (workspace == NULL && need > 0 && (block = aligned_alloc(64, (size_t)need)) == NULL)",
+        "    return report(message, message_size, PIPELINE_ERROR_MEMORY,",
+        "                  \"%s: cannot allocate the workspace (%\" PRId64 \" bytes)\", fn, need);",
         "  int32_t status = 0;",
     ]
     call = ([f"sizes[{k}]" for k in range(len(sig.sizes))] + [t.name for t in sig.inputs]
             + [f"weight{k}" for k in range(len(sig.weights))] + [t.name for t in sig.outputs]
             + ["&status", "omp_get_max_threads()"]
-            + [f"arena[{k}]" for k in range(n_arenas)])
-    if n_arenas:
-        out += [
-            f"  void *arena[{n_arenas}];",
-            "  code = workspace(fn, sizes, arena, message, message_size);",
-            "  if (code != PIPELINE_OK) return code;",
-        ]
+            + [f"block + offset[{k}]" for k in range(n_arenas)])
     out += [f"  {sig.kernel}(" + _wrap(call, "      ") + ");"]
-    if n_arenas:
-        out += [f"  release(arena, {n_arenas});"]
     out += [
+        "  if (block != workspace) free(block);",
         "  if (status != 0) {",
         f"    const char *site = status >= 1 && status <= {len(sig.sites)} ? sites[status - 1] : \"an index\";",
         "    if (strncmp(site, \"assertion failed\", 16) == 0)",
@@ -697,6 +729,14 @@ def wrapper_source(sig: _Signature) -> str:
         "}",
         "",
     ]
+    args = ", ".join(["sizes", *(t.name for t in tensors)])
+    for workspace in (False, True):
+        name = f"{lib}_run{'_with_workspace' if workspace else ''}"
+        rest = "workspace, workspace_bytes" if workspace else "NULL, 0"
+        out += [f"API {_run_prototype(sig, multiline=True, workspace=workspace)} {{",
+                f"  return execute(\"{name}\", {args}, {rest}, message, message_size);",
+                "}",
+                ""]
     return "\n".join(out)
 
 
@@ -736,8 +776,8 @@ class _PotentialEntry:
             "",
             "static int compute(int64_t n_atoms, int64_t n_edges, int64_t n_local, const int64_t *species,",
             "                   const void *positions, const int64_t *edge_index, const void *shifts,",
-            "                   void *energy, void *energies, void *forces, void *virial, char *message,",
-            "                   size_t message_size) {",
+            "                   void *energy, void *energies, void *forces, void *virial, void *workspace,",
+            "                   int64_t workspace_bytes, char *message, size_t message_size) {",
             "  if (n_local < 0 || n_local > n_atoms)",
             "    return report(message, message_size, PIPELINE_ERROR_SIZE,",
             f"                  \"{sig.lib}: n_local = %\" PRId64 \" is outside [0, n_atoms = %\" PRId64 \"]\",",
@@ -745,9 +785,18 @@ class _PotentialEntry:
             f"  int64_t sizes[{n_sizes}];",
             f"  sizes[{self.atoms}] = n_atoms;",
             f"  sizes[{self.edges}] = n_edges;",
-            f"  return {sig.lib}_run(sizes, species, ({real} const *)positions, edge_index,",
-            f"                       ({real} const *)shifts, &n_local, ({real} *)energy, ({real} *)energies,",
-            f"                       ({real} *)forces, ({real} *)virial, message, message_size);",
+            f"  return {sig.lib}_run_with_workspace(",
+            f"      sizes, species, ({real} const *)positions, edge_index, ({real} const *)shifts, &n_local,",
+            f"      ({real} *)energy, ({real} *)energies, ({real} *)forces, ({real} *)virial, workspace,",
+            "      workspace_bytes, message, message_size);",
+            "}",
+            "",
+            "static int workspace_bytes(int64_t n_atoms, int64_t n_edges, int64_t *bytes, char *message,",
+            "                           size_t message_size) {",
+            f"  int64_t sizes[{n_sizes}];",
+            f"  sizes[{self.atoms}] = n_atoms;",
+            f"  sizes[{self.edges}] = n_edges;",
+            f"  return {sig.lib}_workspace_bytes(sizes, bytes, message, message_size);",
             "}",
             "",
             "static const struct pipeline_potential description = {",
@@ -759,6 +808,7 @@ class _PotentialEntry:
             f"  {len(info.species)},",
             "  species_names,",
             "  compute,",
+            "  workspace_bytes,",
             "};",
             "",
             "API const struct pipeline_potential *pipeline_potential(void) { return &description; }",
@@ -824,7 +874,9 @@ def manifest_data(sig: _Signature, cpu: str, features: str, object_passes: list[
         "function": sig.function,
         "library": f"{lib}.so",
         "header": f"{lib}.h",
-        "abi": {"output_shapes": _output_shapes_prototype(sig), "run": _run_prototype(sig)},
+        "abi": {"output_shapes": _output_shapes_prototype(sig), "run": _run_prototype(sig),
+                "workspace_bytes": _workspace_bytes_prototype(sig),
+                "run_with_workspace": _run_prototype(sig, workspace=True)},
         "status_codes": {code: value for code, (value, _) in STATUS_CODES.items()},
         "sizes": [{"name": s.name, "index": k, "min": s.min, "max": s.max,
                    "dims": [{"argument": a, "dim": d} for a, d in s.where]}

@@ -30,13 +30,21 @@ extern "C" {
  * double when 8. Shapes: species (n_atoms,) int64 in [0, num_species); positions
  * (n_atoms, 3) real; edge_index (2, n_edges) int64, row 0 the centers i, row 1 the
  * neighbors j; shifts (n_edges, 3) real. Written: energy (1,), energies (n_atoms,),
- * forces (n_atoms, 3), virial (3, 3), all real. Returns 0 (PIPELINE_OK) or a
- * PIPELINE_ERROR_* status with an explanation in `message` (NUL-terminated, at most
- * message_size bytes; "" on success). Reentrant: no global mutable state. */
+ * forces (n_atoms, 3), virial (3, 3), all real. `workspace` is NULL (the call allocates
+ * its temporaries and frees them) or a 64-byte aligned block of at least the bytes
+ * `workspace_bytes` gives for these sizes, which an MD engine keeps across steps so no
+ * step touches fresh pages. Returns 0 (PIPELINE_OK) or a PIPELINE_ERROR_* status with an
+ * explanation in `message` (NUL-terminated, at most message_size bytes; "" on success).
+ * Reentrant: no global mutable state (one workspace serves one call at a time). */
 typedef int (*pipeline_potential_compute_fn)(
     int64_t n_atoms, int64_t n_edges, int64_t n_local, const int64_t *species,
     const void *positions, const int64_t *edge_index, const void *shifts, void *energy,
-    void *energies, void *forces, void *virial, char *message, size_t message_size);
+    void *energies, void *forces, void *virial, void *workspace, int64_t workspace_bytes,
+    char *message, size_t message_size);
+
+/* The bytes of workspace a compute call at these sizes needs, into *bytes. */
+typedef int (*pipeline_potential_workspace_fn)(int64_t n_atoms, int64_t n_edges, int64_t *bytes,
+                                               char *message, size_t message_size);
 
 struct pipeline_potential {
   int abi_version;            /* PIPELINE_POTENTIAL_ABI_VERSION */
@@ -48,6 +56,7 @@ struct pipeline_potential {
   int num_species;
   const char *const *species; /* species names (e.g. chemical symbols), by species index */
   pipeline_potential_compute_fn compute;
+  pipeline_potential_workspace_fn workspace_bytes;
 };
 
 /* Every potential library exports this one symbol. */

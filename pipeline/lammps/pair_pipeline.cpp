@@ -16,6 +16,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -58,6 +59,9 @@ void PairPipeline::allocate()
 
 void PairPipeline::close_library()
 {
+  std::free(workspace);
+  workspace = nullptr;
+  workspace_size = 0;
   model = nullptr;
   if (library) dlclose(library);
   library = nullptr;
@@ -256,6 +260,24 @@ void PairPipeline::build_graph()
   }
 }
 
+/* The model's temporaries live in one block kept across steps, grown with a quarter of
+   headroom: a block allocated per call would touch fresh pages every step (for a
+   message-passing model with its deep ghost shell, hundreds of MB). */
+int PairPipeline::reserve_workspace(int64_t n_atoms, int64_t n_edges)
+{
+  int64_t need = 0;
+  const int status = model->workspace_bytes(n_atoms, n_edges, &need, message.data(), message.size());
+  if (status != 0 || need <= workspace_size) return status;
+  std::free(workspace);
+  const int64_t size = (need + need / 4 + 63) / 64 * 64;
+  workspace = std::aligned_alloc(64, static_cast<size_t>(size));
+  workspace_size = workspace ? size : 0;
+  if (!workspace)
+    error->one(FLERR, "pair_style pipeline: cannot allocate {} bytes of workspace for {} atoms and {} edges",
+               size, n_atoms, n_edges);
+  return 0;
+}
+
 template <typename Real> void PairPipeline::evaluate(Buffers<Real> &b)
 {
   const int nlocal = atom->nlocal;
@@ -271,10 +293,12 @@ template <typename Real> void PairPipeline::evaluate(Buffers<Real> &b)
   b.forces.resize(3 * static_cast<size_t>(nall));
 
   message[0] = '\0';
-  const int status = model->compute(nall, n_edges, nlocal, species.data(), b.positions.data(),
-                                    edge_index.data(), b.shifts.data(), b.energy,
-                                    b.energies.data(), b.forces.data(), b.virial, message.data(),
-                                    message.size());
+  int status = reserve_workspace(nall, n_edges);
+  if (status == 0)
+    status = model->compute(nall, n_edges, nlocal, species.data(), b.positions.data(),
+                            edge_index.data(), b.shifts.data(), b.energy, b.energies.data(),
+                            b.forces.data(), b.virial, workspace, workspace_size, message.data(),
+                            message.size());
   if (status != 0) {
     message.back() = '\0';
     error->one(FLERR,

@@ -64,6 +64,7 @@ class PairPipeline : public Pair {
   void allocate();
   void close_library();
   void build_graph();
+  int reserve_workspace(int64_t n_atoms, int64_t n_edges);
   template <typename Real> void evaluate(Buffers<Real> &buffers);
 
   void *library = nullptr;                        // dlopen handle of MODEL.so
@@ -76,6 +77,8 @@ class PairPipeline : public Pair {
   Buffers<double> buffers64;
   Buffers<float> buffers32;
   std::vector<char> message;
+  void *workspace = nullptr;                      // the model's temporaries (64-byte aligned)
+  int64_t workspace_size = 0;
 };
 
 }    // namespace LAMMPS_NS

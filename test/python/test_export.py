@@ -108,7 +108,8 @@ def test_library_is_standalone(build, name: str) -> None:
     needed = {line.split()[0] for line in ldd.splitlines() if line.strip()}
     allowed = ("linux-vdso", "libc.so", "libm.so", "libgomp.so", "ld-linux", "/lib64/ld-linux")
     assert all(lib.startswith(allowed) for lib in needed), ldd
-    assert sorted(exported_symbols(library)) == [f"{name}_output_shapes", f"{name}_run"]
+    assert sorted(exported_symbols(library)) == [f"{name}_output_shapes", f"{name}_run", f"{name}_run_with_workspace",
+                                                  f"{name}_workspace_bytes"]
 
     manifest = json.loads(library.with_suffix(".json").read_text())
     cf = compiled(name, False, torch.float32)[2]

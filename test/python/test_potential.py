@@ -64,11 +64,14 @@ class _Potential(ctypes.Structure):
 
     _fields_ = [("abi_version", ctypes.c_int), ("name", ctypes.c_char_p), ("real_size", ctypes.c_int),
                 ("cutoff", ctypes.c_double), ("layers", ctypes.c_int), ("num_species", ctypes.c_int),
-                ("species", ctypes.POINTER(ctypes.c_char_p)), ("compute", ctypes.c_void_p)]
+                ("species", ctypes.POINTER(ctypes.c_char_p)), ("compute", ctypes.c_void_p),
+                ("workspace_bytes", ctypes.c_void_p)]
 
 
-_COMPUTE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 8,
-                            ctypes.c_char_p, ctypes.c_size_t)
+_COMPUTE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * 9,
+                            ctypes.c_int64, ctypes.c_char_p, ctypes.c_size_t)
+_WORKSPACE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64),
+                              ctypes.c_char_p, ctypes.c_size_t)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
@@ -80,24 +83,38 @@ def test_exported_entry_point(tmp_path, dtype: torch.dtype) -> None:
     assert (info.abi_version, info.name, info.real_size, info.cutoff, info.layers) == (
         1, b"mp", dtype.itemsize, CUTOFF, 2)
     assert [info.species[k].decode() for k in range(info.num_species)] == list(SPECIES)
-    compute = _COMPUTE(info.compute)
+    compute, workspace_bytes = _COMPUTE(info.compute), _WORKSPACE(info.workspace_bytes)
 
     args = inputs(crystal(3, seed=11), CUTOFF, SPECIES, dtype)
     n, e = args[1].shape[0], args[2].shape[1]
     outs = [torch.empty(s, dtype=dtype) for s in [(), (n,), (n, 3), (3, 3)]]
+    pointers = [t.data_ptr() for t in [*args, *outs]]
     message = ctypes.create_string_buffer(256)
-    for n_local in (n, 40):
-        status = compute(n, e, n_local, *[t.data_ptr() for t in args], *[o.data_ptr() for o in outs],
-                         message, 256)
+    need = ctypes.c_int64()
+    assert workspace_bytes(n, e, ctypes.byref(need), message, 256) == 0 and need.value > 0
+    block = torch.empty(need.value + 64, dtype=torch.uint8)
+    aligned = block.data_ptr() + (-block.data_ptr()) % 64
+    for n_local, workspace, size in [(n, None, 0), (40, None, 0), (n, aligned, need.value), (30, aligned, need.value)]:
+        outs[0].fill_(float("nan"))
+        status = compute(n, e, n_local, *pointers, workspace, size, message, 256)
         assert status == 0 and message.value == b""
         for field, got, want in zip(FIELDS, outs, pot(*args, n_local=n_local)):
             assert relative_error(got, want) <= TOLERANCE[dtype], field
-    assert compute(n, e, n + 1, *[t.data_ptr() for t in args], *[o.data_ptr() for o in outs], message, 256) == 2
+    # A smaller system in the same workspace; a workspace too small or misaligned is refused.
+    small = inputs(crystal(2, seed=1), CUTOFF, SPECIES, dtype)
+    small_outs = [torch.empty(s, dtype=dtype) for s in [(), (32,), (32, 3), (3, 3)]]
+    assert compute(32, small[2].shape[1], 32, *[t.data_ptr() for t in [*small, *small_outs]], aligned, need.value,
+                   message, 256) == 0
+    assert relative_error(small_outs[2], pot(*small).forces) <= TOLERANCE[dtype]
+    assert compute(n, e, n, *pointers, aligned, need.value - 1, message, 256) == 2
+    assert b"the workspace holds" in message.value
+    assert compute(n, e, n, *pointers, aligned + 8, need.value, message, 256) == 2
+    assert b"not 64-byte aligned" in message.value
+    assert compute(n, e, n + 1, *pointers, None, 0, message, 256) == 2
     assert b"n_local = " in message.value and b"outside" in message.value
     bad = args[0].clone()
     bad[3] = len(SPECIES)  # a species index the embedding does not have
-    assert compute(n, e, n, bad.data_ptr(), *[t.data_ptr() for t in args[1:]], *[o.data_ptr() for o in outs],
-                   message, 256) == 3
+    assert compute(n, e, n, bad.data_ptr(), *pointers[1:], None, 0, message, 256) == 3
     assert b"out of range" in message.value
 
 
@@ -142,3 +159,19 @@ def test_own_derivatives() -> None:
         got = pot(*args, n_local=n_local)
         for field, g, w in zip(FIELDS, got, potential("message_passing", dtype)(*args, n_local=n_local)):
             assert relative_error(g, w) <= 1e-10, field
+
+
+def test_workspace_is_kept_for_smaller_sizes() -> None:
+    """An MD step's edge count changes often: a call that fits the last arenas reuses them
+    (fresh pages cost more than the call), and its numbers are still right."""
+    pot = potential("message_passing", torch.float64)
+    reference = energy_forces_virial(model("message_passing", torch.float64))
+    big, small = (inputs(crystal(r, seed=9), CUTOFF, SPECIES) for r in (3, 2))
+    pot(*big)
+    arenas = pot.compiled._local.arenas[1]
+    for args in (small, big):
+        got = pot(*args)
+        assert pot.compiled._local.arenas[1] is arenas
+        want = reference(*args, torch.tensor(args[1].shape[0]))
+        for field, g, w in zip(FIELDS, got, want):
+            assert relative_error(g, w.detach()) <= 1e-10, field
