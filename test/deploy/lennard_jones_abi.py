@@ -44,6 +44,18 @@
 # H-NEXT: {{ +}}float *out1,
 # H-NEXT: {{ +}}char *message,
 # H-NEXT: {{ +}}size_t message_size);
+# The same with the caller's workspace, and the bytes it needs:
+# H: int [[LIB]]_workspace_bytes(const int64_t *sizes, int64_t *bytes, char *message, size_t message_size);
+# H-NEXT: int [[LIB]]_run_with_workspace(const int64_t *sizes,
+# H-NEXT: {{ +}}const float *pos,
+# H-NEXT: {{ +}}const int64_t *edge_index,
+# H-NEXT: {{ +}}float *out0,
+# H-NEXT: {{ +}}float *out1,
+# H-NEXT: {{ +}}void *workspace,
+# H-NEXT: {{ +}}int64_t workspace_bytes,
+# H-NEXT: {{ +}}char *message,
+# H-NEXT: {{ +}}size_t message_size);
+# H-NOT: pipeline_potential
 # H: #endif /* [[GUARD]]_H */
 
 # JSON: "run": "int {{[a-z_]+}}_run(const int64_t *sizes, const float *pos, const int64_t *edge_index, float *out0, float *out1, char *message, size_t message_size)"
@@ -56,8 +68,10 @@
 # JSON-NEXT: "version": "{{[0-9.]+}}",
 # JSON: "passes": [
 
-# Only the two functions are exported: the kernel and the weights stay inside.
+# Only the four functions are exported: the kernel and the weights stay inside.
 # SYM-NOT: kernel
 # SYM: T {{[a-z_]+}}_output_shapes
 # SYM-NEXT: T {{[a-z_]+}}_run
+# SYM-NEXT: T {{[a-z_]+}}_run_with_workspace
+# SYM-NEXT: T {{[a-z_]+}}_workspace_bytes
 # SYM-NOT: {{.}}
