@@ -19,6 +19,11 @@ result is `base` with `result[at(p)] (+)= value(p)` for every point `p` of its s
 `te.check` is an assertion of the graph, checked at run time like `te.index`.
 `te.compact` lists the nonzero positions of a tensor: its count is a size known
 only at run time (bounded by the input's size), used as an extent like N and E.
+
+Provenance (only when `lower-aten-to-tensorexpr{provenance=true}` asked for it, as the
+compile report does): every top-level te op carries `te.origin = array<i64: ...>`, the
+positions of the aten ops it computes in the aten function; passes that fuse ops merge
+their origins, so a loop nest says which aten ops it computes.
 """
 
 from __future__ import annotations
@@ -29,14 +34,16 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
+    DenseArrayBase,
     IndexType,
     IntegerAttr,
     IntegerType,
     StringAttr,
     TensorType,
     UnitAttr,
+    i64,
 )
-from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -56,6 +63,30 @@ from xdsl.utils.exceptions import VerifyException
 
 REDUCE_KINDS = ("add", "mul", "max", "min")
 SCATTER_KINDS = ("add", "mul", "max", "min", "assign")
+
+
+ORIGIN = "te.origin"
+NESTS = "loops.nests"
+"""At the loop level: the top-level te ops (k-th with an origin, in order) a loop nest computes."""
+
+
+def origin(op: Operation) -> tuple[int, ...] | None:
+    """The aten ops (by position in the aten function) `op` computes; None without provenance."""
+    attr = op.attributes.get(ORIGIN)
+    return tuple(attr.get_values()) if isinstance(attr, DenseArrayBase) else None
+
+
+def add_origin(op: Operation, ids: Sequence[int] | None) -> None:
+    """Add `ids` to op's origin (nothing when there is no provenance)."""
+    if ids is not None:
+        merge_array(op, ORIGIN, ids)
+
+
+def merge_array(op: Operation, key: str, ids: Sequence[int]) -> None:
+    """op.attributes[key] |= ids, as a sorted i64 array."""
+    attr = op.attributes.get(key)
+    have = set(attr.get_values()) if isinstance(attr, DenseArrayBase) else set()
+    op.attributes[key] = DenseArrayBase.from_list(i64, sorted(have | set(ids)))
 
 
 def static_extent(v: SSAValue) -> int | None:

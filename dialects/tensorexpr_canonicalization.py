@@ -38,9 +38,11 @@ class DropUnitReductionExtents(RewritePattern):
         region = op.detach_region(op.body)
         assert isinstance(op.result.type, TensorType)
         if kept:
-            rewriter.replace(op, te.ReduceOp(op.kind.data, list(op.extents), kept, op.result.type, region))
+            new: te.ReduceOp | te.ComputeOp = te.ReduceOp(op.kind.data, list(op.extents), kept, op.result.type, region)
         else:
-            rewriter.replace(op, te.ComputeOp(list(op.extents), op.result.type, region))
+            new = te.ComputeOp(list(op.extents), op.result.type, region)
+        te.add_origin(new, te.origin(op))
+        rewriter.replace(op, new)
 
 
 def defined_extents(v: SSAValue) -> list[SSAValue] | None:
@@ -74,4 +76,6 @@ class AssignEverywhereIsCompute(RewritePattern):
         rewriter.replace(update, te.YieldOp(update.value))
         region = op.detach_region(op.body)
         assert isinstance(op.result.type, TensorType)
-        rewriter.replace(op, te.ComputeOp(list(op.extents), op.result.type, region))
+        new = te.ComputeOp(list(op.extents), op.result.type, region)
+        te.add_origin(new, te.origin(op))
+        rewriter.replace(op, new)

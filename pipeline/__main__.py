@@ -7,6 +7,7 @@
     python -m pipeline bench [--quick]                    (ours vs eager, torch.compile, AOTInductor)
     python -m pipeline fuzz [--minutes M] [--seed S]     (random programs vs eager; needs hypothesis)
     python -m pipeline lammps-plugin -o DIR              (LAMMPS pair style `pipeline`: DIR/pipelineplugin.so)
+    python -m pipeline report MODEL.py -o report.html [--profile]   (one HTML page of the whole compile)
 
 Stages, in order: fx, aten, tensorexpr, fused, loops, llvm, ll, opt.ll, asm.
 """
@@ -62,14 +63,19 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--repeat", type=int, default=20, help="calls to time")
     run.add_argument("--threads", type=int, default=None, help="threads of the parallel loops (default: every core)")
     run.add_argument("--profile", action="store_true", help="time every loop nest and print the slowest")
-    for p in (cap, comp, run):
+    rep = sub.add_parser("report", help="compile, run, and write one HTML page of every stage, the fusion, "
+                                        "the schedule, the profile and the memory plan")
+    rep.add_argument("--profile", action="store_true", help="time every loop nest (the report's bar chart)")
+    rep.add_argument("--repeat", type=int, default=10, help="calls to profile")
+    for p in (cap, comp, run, rep):
         p.add_argument("model", help="a model file, e.g. examples/mlp.py")
         p.add_argument("--training", action="store_true", help="the training variant")
         p.add_argument("--atoms", type=int, default=None, help="atoms (traced, or run for `run`)")
         p.add_argument("--dtype", choices=DTYPES, default="f32")
         p.add_argument("-o", "--output", help="write the stage here instead of stdout")
     args = parser.parse_args(argv)
-    commands = {"capture": _capture, "compile": _compile, "run": _run, "lammps-plugin": _lammps_plugin}
+    commands = {"capture": _capture, "compile": _compile, "run": _run, "report": _report,
+                "lammps-plugin": _lammps_plugin}
     return commands[args.command](args)
 
 
@@ -121,7 +127,7 @@ def _compile(args: argparse.Namespace) -> int:
     n = args.atoms or example.default_atoms
     try:
         compiled = compile(example.fn, example.make_inputs(n, dtype, 0), example.dynamic_shapes,
-                           dump_dir=args.dump_dir)
+                           dump_dir=args.dump_dir, verbose=True)
     except Exception as e:  # every stage raises its own kind; report it, do not crash
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
@@ -158,7 +164,7 @@ def _run(args: argparse.Namespace) -> int:
     traced = 23 if n != 23 else 29  # trace at another size than the one we run
     try:
         compiled = compile(example.fn, example.make_inputs(traced, dtype, 0), example.dynamic_shapes,
-                           profile=args.profile)
+                           profile=args.profile, verbose=True)
     except Exception as e:  # every stage raises its own kind; report it, do not crash
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
@@ -192,6 +198,32 @@ def _run(args: argparse.Namespace) -> int:
             peak = r.fraction_of_peak()
             rate = f"{r.gflops:7.2f} GFLOP/s {100 * peak:5.1f}% peak" if peak is not None else f"{'':27}"
             print(f"    {r.seconds * 1e3:9.3f} ms {100 * r.seconds / total if total else 0:5.1f}%  {rate}  {r.nest}")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from pipeline.compiler import compile
+    from pipeline.examples import load_example
+
+    if not args.output:
+        print("error: report needs -o FILE.html", file=sys.stderr)
+        return 1
+    dtype = _dtype(args.dtype)
+    example = load_example(args.model, training=args.training, dtype=dtype)
+    n = args.atoms or example.default_atoms
+    traced = 23 if n != 23 else 29
+    try:
+        compiled = compile(example.fn, example.make_inputs(traced, dtype, 0), example.dynamic_shapes,
+                           profile=args.profile, trace=True, verbose=True)
+    except Exception as e:  # every stage raises its own kind; report it, do not crash
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    inputs = example.make_inputs(n, dtype, 1)
+    for _ in range(args.repeat if args.profile else 1):
+        compiled(*inputs.values())
+    path = compiled.report(args.output)
+    print(f"// {example.name}: wrote {path} (compiled in {compiled.timings['total_s']:.1f} s, run at N={n})",
+          file=sys.stderr)
     return 0
 
 

@@ -32,6 +32,7 @@ from codegen.llvm_ir import compile_llvm, host_target_machine
 from frontend.capture import Captured, capture
 from frontend.import_fx import import_graph
 from frontend.reference import TORCH_DTYPES
+from pipeline.progress import stage_progress
 from pipeline.registry import all_passes, context
 from pipeline.verify import LEVELS, VerifyEachPass, verify_after
 
@@ -93,6 +94,18 @@ class _Arg:
 
 
 @dataclass
+class CompileTrace:
+    """What `compile(..., trace=True)` keeps for the report."""
+
+    passes: list[tuple[str, str, str]]
+    """(stage, pass, the module after it), in order."""
+    aten_sources: list[str | None]
+    """The user's source line of each aten op (by position: the ids of `te.origin`)."""
+    profile_members: list[list[int]]
+    """With profile=True: the fused-stage nests (k-th te op with an origin) each timed loop computes."""
+
+
+@dataclass
 class CompiledFunction:
     """Native code for a captured forward + grad; call it like the function."""
 
@@ -114,6 +127,8 @@ class CompiledFunction:
     """... and the float type of its arithmetic ("f32", "f64", "": none)."""
     single_output: bool = False
     """The function returns one tensor: so does a call."""
+    trace: CompileTrace | None = None
+    """With `compile(..., trace=True)`: what the compile report shows."""
 
     def __post_init__(self) -> None:
         self._native = self.jit.function(self.name)
@@ -123,6 +138,7 @@ class CompiledFunction:
         self._profile = torch.zeros(2 * len(self.profile_nests), dtype=torch.float64)  # seconds, flops
         self._profile_args = [self._profile.data_ptr()] if self.profile_nests else []
         self._calls = 0
+        self._last_symbols: list[int] = []
         self._plan = [(spec.dtype, spec.dims) for spec in self.args]
         self._symbol_names = [name for name, _, _ in self.symbols]
 
@@ -165,6 +181,18 @@ class CompiledFunction:
                 for k, (text, dtype) in enumerate(zip(self.profile_nests, self.profile_dtypes))]
         return sorted(rows, key=lambda p: -p.seconds)
 
+    def last_sizes(self) -> dict[str, int]:
+        """The size symbols of the last call ({} before the first)."""
+        return dict(zip(self._symbol_names, self._last_symbols))
+
+    def report(self, path: str | Path, sizes: dict[str, int] | None = None) -> Path:
+        """Write the compile report, one self-contained HTML file (see `pipeline.report`);
+        needs `compile(..., trace=True)`. `sizes` (default: the last call's) size the
+        memory plan."""
+        from pipeline.report import write_report
+
+        return write_report(self, path, sizes)
+
     def ir(self, stage: str) -> str:
         """The text of a stage: one of `STAGE_NAMES`."""
         if stage == "asm" and "asm" not in self.stages:
@@ -198,6 +226,7 @@ class CompiledFunction:
         status = ctypes.c_int32(0)
         symbols = [sizes[name] for name in self._symbol_names]
         arenas = self.workspace(symbols) if self.arenas else ()
+        self._last_symbols = symbols
         self._native(*symbols, *pointers, *self._weight_ptrs,
                      *[o.data_ptr() for o in outs], ctypes.addressof(status), self.num_threads,
                      *self._profile_args, *[a.data_ptr() for a in arenas])
@@ -351,9 +380,15 @@ def compile(
     dump_dir: str | Path | None = None,
     profile: bool = False,
     verify: bool | str | None = None,
+    trace: bool = False,
+    verbose: bool = False,
 ) -> CompiledFunction:
     """Capture `fn` (forward + autograd.grad) once and compile it to native code.
     `profile=True` times every loop nest (see `CompiledFunction.profile`).
+    `trace=True` keeps what the compile report shows (`CompiledFunction.report`): the
+    IR after every pass, and provenance (which aten ops each loop nest computes, and
+    their source lines). `verbose=True` shows the stage and the elapsed time on a
+    terminal while a compile takes more than a few seconds.
     `verify=True` (or "pass") verifies the IR after every pass (xDSL's verifier
     and SSA dominance), so a pass that breaks it raises `PassBrokeIR` naming the
     pass; "stage" checks dominance after every pass and the rest at the end of
@@ -361,11 +396,13 @@ def compile(
     stage in the tests).
 
     The outputs are plain tensors: they never carry an autograd graph."""
-    with _collector_paused():
+    with _collector_paused(), stage_progress(getattr(fn, "__name__", "fn"), enabled=verbose) as progress:
         start = time.perf_counter()
+        progress("capture")
         captured = capture(fn, example_args, dynamic_shapes)
         timings = {"capture_s": time.perf_counter() - start}
-        return compile_captured(captured, dump_dir=dump_dir, timings=timings, profile=profile, verify=verify)
+        return compile_captured(captured, dump_dir=dump_dir, timings=timings, profile=profile, verify=verify,
+                                trace=trace, progress=progress)
 
 
 @contextlib.contextmanager
@@ -384,19 +421,24 @@ def _collector_paused() -> Iterator[None]:
 
 def compile_captured(
     captured: Captured, *, dump_dir: str | Path | None = None, timings: dict[str, float] | None = None,
-    profile: bool = False, verify: bool | str | None = None,
+    profile: bool = False, verify: bool | str | None = None, trace: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> CompiledFunction:
     level = _verify_level(verify)
     timings = dict(timings or {})
-    dumps = _Dumps(dump_dir)
+    dumps = _Dumps(dump_dir, keep=trace)
+    progress = progress or (lambda stage: None)
     stages: dict[str, str] = {"fx": captured.graph.code}
     dumps.write("fx.txt", stages["fx"])
 
     start = time.perf_counter()
+    progress("aten")
     imported = import_graph(captured)
     module = imported.module
     stages["aten"] = str(module)
     dumps.write("aten.mlir", stages["aten"])
+    if trace:
+        dumps.kept.append(("aten", "import-fx", stages["aten"]))
     timings["import_s"] = time.perf_counter() - start
 
     if level != "off":
@@ -404,9 +446,16 @@ def compile_captured(
     ctx = context()
     available = all_passes()
     signature: tuple[list[str], list[str], list[torch.dtype]] = ([], [], [])
+    sources: list[str | None] = []
+    members: list[list[int]] = []
     for stage, passes in STAGES:
         if profile and stage == "loops":
             passes = [p for q in passes for p in ([q, "profile-loops"] if q == "fuse-sibling-loops" else [q])]
+        if trace and stage == "tensorexpr":  # provenance from here on: te.origin, loops.nests
+            passes = [p + "{provenance=true}" if p == "lower-aten-to-tensorexpr" else p for p in passes]
+            sources = _aten_sources(module, imported.source_lines)
+        progress(stage)
+        dumps.stage = stage
         start = time.perf_counter()
         callback = dumps.callback if level == "off" else VerifyEachPass(dumps.callback, ops=level == "pass")
         pipeline = PassPipeline.parse_spec(available, ",".join(passes), callback)
@@ -419,7 +468,10 @@ def compile_captured(
             signature = _loop_signature(module)
             nests = [a.data for o in module.ops for a in o.attributes.get("loops.profile_nests", ArrayAttr([]))]
             dtypes = [a.data for o in module.ops for a in o.attributes.get("loops.profile_dtypes", ArrayAttr([]))]
+            members = [list(a.get_values()) for o in module.ops
+                       for a in o.attributes.get("loops.profile_members", ArrayAttr([]))]
     start = time.perf_counter()
+    progress("native")
     compiled = compile_llvm(module, target_machine=host_target_machine(jit=True))
     stages["ll"], stages["opt.ll"] = compiled.ir_before, compiled.ir_after
     dumps.write("module.ll", stages["ll"])
@@ -445,7 +497,15 @@ def compile_captured(
         profile_nests=nests if profile else [],
         profile_dtypes=dtypes if profile else [],
         single_output=captured.single_output,
+        trace=CompileTrace(dumps.kept, sources, members) if trace else None,
     )
+
+
+def _aten_sources(module: ModuleOp, lines: Mapping[Any, str]) -> list[str | None]:
+    """The user's source line of each aten op, by its position in the aten function
+    (the numbering of `te.origin`)."""
+    fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
+    return [lines.get(op) for op in fn.body.block.ops if op.dialect_name() == "aten"]
 
 
 def _verify_level(verify: bool | str | None) -> str:
@@ -504,12 +564,16 @@ def _outputs(captured: Captured) -> list[tuple[torch.dtype, tuple[Callable[[dict
 
 
 class _Dumps:
-    """Numbered files, one per stage and per pass: 00-fx.txt, 01-aten.mlir, ..."""
+    """Numbered files, one per stage and per pass: 00-fx.txt, 01-aten.mlir, ...; with
+    `keep`, also (stage, pass, IR after it) in memory for the report."""
 
-    def __init__(self, directory: str | Path | None):
+    def __init__(self, directory: str | Path | None, keep: bool = False):
         self.dir = Path(directory) if directory else None
         self.on = self.dir is not None
         self.count = 0
+        self.keep = keep
+        self.stage = ""
+        self.kept: list[tuple[str, str, str]] = []
         if self.dir:
             self.dir.mkdir(parents=True, exist_ok=True)
             for old in self.dir.glob("[0-9][0-9]-*"):
@@ -521,5 +585,9 @@ class _Dumps:
             self.count += 1
 
     def callback(self, previous: Any, module: ModuleOp, following: Any) -> None:
-        if self.dir and previous is not None:
-            self.write(f"{previous.name}.mlir", str(module))
+        if previous is None or not (self.dir or self.keep):
+            return
+        text = str(module)
+        self.write(f"{previous.name}.mlir", text)
+        if self.keep:
+            self.kept.append((self.stage, previous.name, text))

@@ -59,7 +59,13 @@ def reuse_factor(load: te.LoadOp) -> int | None:
 
 
 def inline_at(producer: te.ComputeOp, load: te.LoadOp) -> None:
-    """Replace `load` by the producer's body evaluated at the load's indices."""
+    """Replace `load` by the producer's body evaluated at the load's indices (the consumer
+    now computes the producer's aten ops too: their origins merge)."""
+    consumer = load.parent_op()
+    while consumer is not None and not isinstance(consumer.parent_op(), func.FuncOp):
+        consumer = consumer.parent_op()
+    if consumer is not None:
+        te.add_origin(consumer, te.origin(producer))
     mapping: dict[SSAValue, SSAValue] = dict(zip(producer.body.block.args, load.indices))
     for inner in producer.body.block.ops:
         if isinstance(inner, te.YieldOp):

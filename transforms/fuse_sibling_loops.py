@@ -34,6 +34,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import MemoryEffectKind, RecursiveMemoryEffect, get_effects
 
+from dialects import tensorexpr as te
+
 Loop = scf.ForOp | scf.ParallelOp
 WINDOW = 4  # how many following loops to look at for a partner
 
@@ -174,6 +176,9 @@ def _merge(a: Loop, b: Loop) -> Loop:
                   if isinstance(x, IntegerAttr)]
         if chunks:
             merged.attributes["loops.min_chunk"] = IntegerAttr(min(chunks), 64)
+    for x in (a, b):  # provenance: the te ops both computed
+        if (nests := x.attributes.get(te.NESTS)) is not None:
+            te.merge_array(merged, te.NESTS, nests.get_values())  # type: ignore[attr-defined]
     Rewriter.insert_op(merged, InsertPoint.before(a))
     for old, new in zip(list(a.results) + list(b.results), merged.results):
         old.replace_all_uses_with(new)

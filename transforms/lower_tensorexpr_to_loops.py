@@ -138,10 +138,15 @@ class _FunctionLowering:
             if isinstance(v.owner, (te.ComputeOp, te.ReduceOp, te.ScatterOp)) and v not in self.destination:
                 self.destination[v] = o
 
+        nest = 0
         for op in old.ops:
             if op is ret:
                 break
+            last = block.last_op
             self.lower(op)
+            if te.origin(op) is not None:  # provenance: which te op each loop nest comes from
+                self._tag_nests(block, last, nest)
+                nest += 1
         for v, o in zip(ret.operands, outs):
             if self.destination.get(v) is not o:
                 self.copy(self.buffers[v], o)
@@ -158,6 +163,15 @@ class _FunctionLowering:
             if k.startswith("te.") or k.startswith("llvm."):
                 new_fn.attributes[k] = v
         return new_fn
+
+    @staticmethod
+    def _tag_nests(block: Block, last: Operation | None, nest: int) -> None:
+        """`loops.nests = array<i64: k>` on the loops built for the k-th top-level te op."""
+        op = last.next_op if last is not None else block.first_op
+        while op is not None:
+            if isinstance(op, (scf.ForOp, scf.ParallelOp)):
+                te.merge_array(op, te.NESTS, [nest])
+            op = op.next_op
 
     def _arg_extents(self, t: TensorType, attrs: DictionaryAttr) -> list[SSAValue]:
         dims = attrs.data.get("te.dims") or attrs.data.get("aten.dims")

@@ -40,10 +40,37 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 
 @dataclass
-class _Slot:
+class Slot:
+    """Buffers of one element type and size whose lifetimes do not overlap."""
+
     size: SSAValue
     busy_until: int
     buffers: list[memref.AllocOp] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    """Each buffer's lifetime: (its alloc, its last use), as positions among the top-level ops."""
+
+
+def assign_slots(block: Block) -> dict[Attribute, list[Slot]]:
+    """The slots of the temporaries of a function body, by element type (also what the
+    compile report draws as the memory plan)."""
+    ops = list(block.ops)
+    position = {o: k for k, o in enumerate(ops)}
+    allocs = [o for o in ops if isinstance(o, memref.AllocOp) and len(o.dynamic_sizes) == 1
+              and _depends_only_on_arguments(o.dynamic_sizes[0], block)]
+    slots: dict[Attribute, list[Slot]] = {}
+    for alloc in allocs:
+        uses = [u.operation for u in alloc.memref.uses if not isinstance(u.operation, memref.DeallocOp)]
+        last = max((position[_top_level(u, block)] for u in uses), default=position[alloc])
+        elem = alloc.memref.type.get_element_type()  # type: ignore[attr-defined]
+        size = alloc.dynamic_sizes[0]
+        free = next((s for s in slots.get(elem, []) if s.busy_until < position[alloc] and s.size is size), None)
+        if free is None:
+            free = Slot(size, last)
+            slots.setdefault(elem, []).append(free)
+        free.busy_until = max(free.busy_until, last)
+        free.buffers.append(alloc)
+        free.spans.append((position[alloc], last))
+    return slots
 
 
 def _add(block: Block, op: Operation) -> Operation:
@@ -99,25 +126,9 @@ class PlanMemoryPass(ModulePass):
 
     def plan(self, fn: func.FuncOp) -> func.FuncOp | None:
         block = fn.body.block
-        ops = list(block.ops)
-        position = {o: k for k, o in enumerate(ops)}
-        allocs = [o for o in ops if isinstance(o, memref.AllocOp) and len(o.dynamic_sizes) == 1
-                  and _depends_only_on_arguments(o.dynamic_sizes[0], block)]
-        if not allocs:
+        slots = assign_slots(block)
+        if not slots:
             return None
-
-        slots: dict[Attribute, list[_Slot]] = {}
-        for alloc in allocs:
-            uses = [u.operation for u in alloc.memref.uses if not isinstance(u.operation, memref.DeallocOp)]
-            last = max((position[_top_level(u, block)] for u in uses), default=position[alloc])
-            elem = alloc.memref.type.get_element_type()  # type: ignore[attr-defined]
-            size = alloc.dynamic_sizes[0]
-            free = next((s for s in slots.get(elem, []) if s.busy_until < position[alloc] and s.size is size), None)
-            if free is None:
-                free = _Slot(size, last)
-                slots.setdefault(elem, []).append(free)
-            free.busy_until = max(free.busy_until, last)
-            free.buffers.append(alloc)
 
         # the body: one noalias argument per slot, so LLVM knows the slots never overlap
         outer_types = [a.type for a in block.args]

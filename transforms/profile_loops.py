@@ -19,6 +19,7 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects import arith, func, math, memref, scf, vector
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DYNAMIC_INDEX,
     ArrayAttr,
     DictionaryAttr,
@@ -35,6 +36,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+
+from dialects import tensorexpr as te
 
 CLOCK = "omp_get_wtime"
 FLOPS = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp)
@@ -96,6 +99,9 @@ class ProfileLoopsPass(ModulePass):
                 Rewriter.insert_op(o, InsertPoint.after(nest))
         fn.attributes["loops.profile_nests"] = ArrayAttr([StringAttr(describe(n)) for n in nests])
         fn.attributes["loops.profile_dtypes"] = ArrayAttr([StringAttr(_float_type(n)) for n in nests])
+        if any(te.NESTS in n.attributes for n in nests):  # provenance: nest k computes te ops ...
+            fn.attributes["loops.profile_members"] = ArrayAttr(
+                [n.attributes.get(te.NESTS, DenseArrayBase.from_list(i64, [])) for n in nests])
 
 
 def _float_type(nest: Operation) -> str:

@@ -57,6 +57,8 @@ def _rewrite(op: te.ReduceOp) -> None:
             shape = t.get_shape()
             n = [b.insert(arith.ConstantOp(IntegerAttr(d, IndexType()))).result for d in (shape[1], shape[0])]
             copies[load.tensor] = _transposed(b, load.tensor, (n[0], n[1]))
+            if te.origin(op) is not None:  # a layout copy: it computes no aten op of its own
+                te.add_origin(copies[load.tensor].owner, [])
         Rewriter.replace_op(load, te.LoadOp(copies[load.tensor], [k, j]))
 
 

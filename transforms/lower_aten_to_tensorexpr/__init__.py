@@ -41,9 +41,12 @@ class FunctionLowering(
 
 @dataclass(frozen=True)
 class LowerAtenToTensorExprPass(ModulePass):
+    """`provenance=true` tags every te op with the aten ops it computes (`te.origin`)."""
+
     name = "lower-aten-to-tensorexpr"
+    provenance: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in list(op.walk()):
             if isinstance(f, func.FuncOp) and not f.is_declaration:
-                FunctionLowering(f).run()
+                FunctionLowering(f, self.provenance).run()

@@ -27,8 +27,10 @@ class LoweringBase:
     """One function being lowered: the extents of every tensor value, the builders of
     te ops, and index arithmetic shared by the op families."""
 
-    def __init__(self, fn: func.FuncOp):
+    def __init__(self, fn: func.FuncOp, provenance: bool = False):
         self.fn = fn
+        self.provenance = provenance
+        self.absorbed: set[int] = set()  # origins of the views inlined into the op being lowered
         self.block = fn.body.block
         self.extents: dict[SSAValue, list[SSAValue]] = {}
         self.views: set[Operation] = set()
@@ -38,11 +40,16 @@ class LoweringBase:
 
 
     def run(self) -> None:
+        position = 0
         for op in list(self.block.ops):
             if not isinstance(op, (aten.AtenOp,)):
                 continue
             self.b = Builder(InsertPoint.before(op))
+            before = op.prev_op
             lowered = self.lower(op)
+            if self.provenance:
+                self._tag(before, op, position)
+            position += 1
             for old, new in zip(op.results, lowered if isinstance(lowered, list) else [lowered], strict=True):
                 old.replace_all_uses_with(new)
             Rewriter.erase_op(op)
@@ -52,6 +59,16 @@ class LoweringBase:
         self._rename_dims()
         if self.sites:
             self.fn.attributes["te.index_sites"] = ArrayAttr([StringAttr(s) for s in self.sites])
+
+    def _tag(self, before: Operation | None, op: Operation, position: int) -> None:
+        """te.origin of the te ops just built for the aten op at `position` (and of the
+        views whose bodies they inlined)."""
+        new = op.prev_op
+        while new is not None and new is not before:
+            if new.dialect_name() == "te":
+                te.add_origin(new, [position, *self.absorbed])
+            new = new.prev_op
+        self.absorbed.clear()
 
     def _rename_dims(self) -> None:
         """The symbolic shapes of arguments and results carry over as `te.dims`."""
@@ -154,6 +171,7 @@ class LoweringBase:
         """v[idx]; loads of views are replaced by the view's own body (no copy)."""
         owner = v.owner
         if isinstance(owner, te.ComputeOp) and owner in self.views:
+            self.absorbed.update(te.origin(owner) or ())
             mapping = dict(zip(owner.body.block.args, idx))
             for inner in owner.body.block.ops:
                 if isinstance(inner, te.YieldOp):
