@@ -76,8 +76,13 @@ def _function(text: str) -> func.FuncOp:
     return next(op for op in module.ops if isinstance(op, func.FuncOp) and not op.sym_name.data.endswith("_arena_sizes"))
 
 
-def _count_ops(text: str) -> int:
-    """Operations in a stage's text (lines that define or call one), a cheap measure of size."""
+def _count_ops(stage: str, text: str) -> int:
+    """Operations in a stage's text, a cheap measure of its size: FX calls of torch ops,
+    LLVM instructions, MLIR operations."""
+    if stage == "fx":
+        return text.count("torch.ops.")
+    if stage in ("ll", "opt.ll"):
+        return sum(1 for line in text.splitlines() if re.match(r"\s+(%\S+ = )?[a-z]", line))
     return sum(1 for line in text.splitlines() if re.match(r"\s*(%\S+ = )?\"?[a-z_]+\.[a-z_.]+", line))
 
 
@@ -191,7 +196,7 @@ def build(compiled: CompiledFunction, sizes: dict[str, int]) -> Report:
     for s in stage_names:
         text = compiled.ir(s)
         seconds = compiled.timings.get(keys.get(s, f"{s}_s"))
-        stages.append((s, text, seconds, _count_ops(text)))
+        stages.append((s, text, seconds, _count_ops(s, text)))
     pairs = _pass_pairs(compiled)
     try:
         peak = compiled.workspace_bytes([sizes[s] for s, _, _ in compiled.symbols])
