@@ -233,6 +233,38 @@ def _mace_energy_forces(model: torch.nn.Module) -> Callable[..., tuple[Tensor, T
     return energy_forces
 
 
+def per_atom_energies(name: str, model_dtype: str, config: str) -> Callable[..., Tensor]:
+    """model(species [N], positions [N, 3], edge_index [2, E], shifts [E, 3]) -> energies [N]:
+    the protocol of `pipeline.compile_potential`, for MD in periodic cells. The Cartesian
+    shifts go in as nequip's `edge_cell_shift` with an identity cell (its edge vectors are
+    pos[j] - pos[i] + shift @ cell) and as MACE's `shifts` (pos[j] - pos[i] + shifts)."""
+    model = build(name, model_dtype, config)
+    if name == "mace":
+        def mace_energies(species: Tensor, positions: Tensor, edge_index: Tensor, shifts: Tensor) -> Tensor:
+            batch = torch.zeros_like(species)
+            return model({
+                "positions": positions, "edge_index": edge_index, "shifts": shifts,
+                "node_attrs": torch.nn.functional.one_hot(species, len(TYPE_NAMES)).to(positions.dtype),
+                "batch": batch, "ptr": torch.stack([batch[0], batch[0] + species.shape[0]]),
+                "cell": positions.new_zeros(1, 3, 3),
+            }, compute_force=False)["node_energy"]
+
+        return mace_energies
+    from nequip.data import AtomicDataDict
+
+    def nequip_energies(species: Tensor, positions: Tensor, edge_index: Tensor, shifts: Tensor) -> Tensor:
+        out = model({
+            AtomicDataDict.POSITIONS_KEY: positions,
+            AtomicDataDict.EDGE_INDEX_KEY: edge_index,
+            AtomicDataDict.ATOM_TYPE_KEY: species,
+            AtomicDataDict.CELL_KEY: torch.eye(3, dtype=positions.dtype)[None],
+            AtomicDataDict.EDGE_CELL_SHIFT_KEY: shifts,
+        })
+        return out[AtomicDataDict.PER_ATOM_ENERGY_KEY].reshape(-1)
+
+    return nequip_energies
+
+
 def package_outputs(name: str, model_dtype: str, config: str) -> Callable[..., tuple[Tensor, Tensor, Tensor]]:
     """fn(pos, edge_index, atom_types) -> (energy 0-d, forces [N, 3], virial [1, 3, 3]) as
     a nequip or allegro model computes them itself (`do_derivatives=True`: the path nequip

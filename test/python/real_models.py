@@ -22,3 +22,7 @@ def energy_forces(name: str, model_dtype: str) -> Callable[..., tuple[Tensor, Te
 
 def package_outputs(name: str, model_dtype: str) -> Callable[..., tuple[Tensor, Tensor, Tensor]]:
     return real_models.package_outputs(name, model_dtype, CONFIG)
+
+
+def per_atom_energies(name: str, model_dtype: str) -> Callable[..., Tensor]:
+    return real_models.per_atom_energies(name, model_dtype, CONFIG)
