@@ -97,8 +97,8 @@ class _Arg:
 class CompileTrace:
     """What `compile(..., trace=True)` keeps for the report."""
 
-    passes: list[tuple[str, str, str]]
-    """(stage, pass, the module after it), in order."""
+    passes: list[tuple[str, str, str, float]]
+    """(stage, pass, the module after it, the pass's seconds), in order."""
     aten_sources: list[str | None]
     """The user's source line of each aten op (by position: the ids of `te.origin`)."""
     profile_members: list[list[int]]
@@ -438,7 +438,7 @@ def compile_captured(
     stages["aten"] = str(module)
     dumps.write("aten.mlir", stages["aten"])
     if trace:
-        dumps.kept.append(("aten", "import-fx", stages["aten"]))
+        dumps.kept.append(("aten", "import-fx", stages["aten"], time.perf_counter() - start))
     timings["import_s"] = time.perf_counter() - start
 
     if level != "off":
@@ -573,7 +573,8 @@ class _Dumps:
         self.count = 0
         self.keep = keep
         self.stage = ""
-        self.kept: list[tuple[str, str, str]] = []
+        self.kept: list[tuple[str, str, str, float]] = []
+        self.since = time.perf_counter()  # the end of the last callback: the next pass starts
         if self.dir:
             self.dir.mkdir(parents=True, exist_ok=True)
             for old in self.dir.glob("[0-9][0-9]-*"):
@@ -585,9 +586,10 @@ class _Dumps:
             self.count += 1
 
     def callback(self, previous: Any, module: ModuleOp, following: Any) -> None:
-        if previous is None or not (self.dir or self.keep):
-            return
-        text = str(module)
-        self.write(f"{previous.name}.mlir", text)
-        if self.keep:
-            self.kept.append((self.stage, previous.name, text))
+        seconds = time.perf_counter() - self.since
+        if previous is not None and (self.dir or self.keep):
+            text = str(module)
+            self.write(f"{previous.name}.mlir", text)
+            if self.keep:
+                self.kept.append((self.stage, previous.name, text, seconds))
+        self.since = time.perf_counter()

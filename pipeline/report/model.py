@@ -61,7 +61,7 @@ class Buffer:
 class Report:
     name: str
     stages: list[tuple[str, str, float | None, int]]  # (stage, IR, seconds, op count)
-    passes: list[tuple[str, str, str, str]]  # (stage, pass, IR before, IR after)
+    passes: list[tuple[str, str, str, str, float]]  # (stage, pass, IR before, IR after, seconds)
     aten: list[AtenNode]
     arguments: list[str]
     nests: list[Nest]
@@ -156,7 +156,7 @@ def _memory(compiled: CompiledFunction, sizes: dict[str, int]) -> list[Buffer]:
     """The memory plan: plan-memory's slots, recomputed on the IR it planned."""
     if not compiled.trace:
         return []
-    before = [b for _, p, b, _ in _pass_pairs(compiled) if p == "plan-memory"]
+    before = [b for _, p, b, _, _ in _pass_pairs(compiled) if p == "plan-memory"]
     if not before:
         return []
     fn = _function(before[0])
@@ -173,13 +173,13 @@ def _memory(compiled: CompiledFunction, sizes: dict[str, int]) -> list[Buffer]:
     return buffers
 
 
-def _pass_pairs(compiled: CompiledFunction) -> list[tuple[str, str, str, str]]:
-    """(stage, pass, IR before, IR after) for every pass."""
+def _pass_pairs(compiled: CompiledFunction) -> list[tuple[str, str, str, str, float]]:
+    """(stage, pass, IR before, IR after, seconds) for every pass."""
     assert compiled.trace is not None
     out = []
     previous = compiled.ir("fx")
-    for stage, name, after in compiled.trace.passes:
-        out.append((stage, name, previous, after))
+    for stage, name, after, seconds in compiled.trace.passes:
+        out.append((stage, name, previous, after, seconds))
         previous = after
     return out
 

@@ -180,10 +180,10 @@ def render(report: Report) -> str:
         out.append(f"<details id='ir-{e(stage)}'><summary>{e(stage)}</summary>{_highlight(text, _lexer(stage))}"
                    "</details>")
     out.append("<h2 id='passes'>Each pass: before / after</h2>")
-    for stage, name, before, after in report.passes:
+    for stage, name, before, after, seconds in report.passes:
         body, added, removed = _diff(before, after)
-        out.append(f"<details class='pass'><summary>{e(stage)}: {e(name)} <span class='muted'>+{added} -{removed}"
-                   f"</span></summary>{body}</details>")
+        out.append(f"<details class='pass'><summary>{e(stage)}: {e(name)} <span class='muted'>{seconds:.3f} s, "
+                   f"+{added} -{removed}</span></summary>{body}</details>")
     data = {"nests": [{"id": n.id, "kind": n.kind, "shape": n.shape, "schedule": n.schedule, "origin": n.origin,
                        "seconds": n.seconds} for n in report.nests],
             "aten": [{"name": a.name, "source": a.source, "nests": a.nests} for a in report.aten]}
