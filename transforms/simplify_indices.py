@@ -111,7 +111,7 @@ def _quotient(v: SSAValue, c: SSAValue) -> tuple[SSAValue, int] | None:
 
 def _index(rewriter: PatternRewriter, n: int) -> SSAValue:
     op = arith.ConstantOp(IntegerAttr(n, IndexType()))
-    rewriter.insert_op(op)
+    rewriter.insert(op)
     return op.result
 
 
@@ -119,7 +119,7 @@ def _times(rewriter: PatternRewriter, p: SSAValue, q: int) -> SSAValue:
     if q == 1:
         return p
     op = arith.MuliOp(p, _index(rewriter, q))
-    rewriter.insert_op(op)
+    rewriter.insert(op)
     return op.result
 
 
@@ -153,7 +153,7 @@ def _sum(rewriter: PatternRewriter, parts: dict[SSAValue | None, int]) -> SSAVal
             total = x
         else:
             add = arith.AddiOp(total, x)
-            rewriter.insert_op(add)
+            rewriter.insert(add)
             total = add.result
     return total if total is not None else _index(rewriter, 0)
 
@@ -178,16 +178,16 @@ class SplitMixedRadix(RewritePattern):
             (k if a is None else k * (b - 1)) for (a, k), b in zip(low.items(), bounds)) < n  # type: ignore[operator]
         rest = _sum(rewriter, low)
         if isinstance(op, arith.RemUIOp):
-            rewriter.replace_matched_op([] if exact else arith.RemUIOp(rest, op.rhs), [rest] if exact else None)
+            rewriter.replace(op, [] if exact else arith.RemUIOp(rest, op.rhs), [rest] if exact else None)
             return
         quotient = _sum(rewriter, high)
         if not exact:
             div = arith.DivUIOp(rest, op.rhs)
-            rewriter.insert_op(div)
+            rewriter.insert(div)
             quotient_op = arith.AddiOp(quotient, div.result)
-            rewriter.replace_matched_op(quotient_op)
+            rewriter.replace(op, quotient_op)
             return
-        rewriter.replace_matched_op([], [quotient])
+        rewriter.replace(op, [], [quotient])
 
 
 def _divides(q: SSAValue, y: SSAValue, b: int) -> bool:
@@ -228,7 +228,7 @@ class Recombine(RewritePattern):
                 changed = merged = True
                 break
         if merged:
-            rewriter.replace_matched_op([], [_sum(rewriter, {a: k for a, k in parts.items() if k})])
+            rewriter.replace(op, [], [_sum(rewriter, {a: k for a, k in parts.items() if k})])
 
 
 class SimplifyRem(RewritePattern):
@@ -239,20 +239,20 @@ class SimplifyRem(RewritePattern):
             return
         x = op.lhs
         if below(x, c):
-            rewriter.replace_matched_op([], [x])
+            rewriter.replace(op, [], [x])
             return
         owner = x.owner
         if _quotient(x, c) is not None:
-            rewriter.replace_matched_op([], [_index(rewriter, 0)])
+            rewriter.replace(op, [], [_index(rewriter, 0)])
             return
         if isinstance(owner, arith.AddiOp):
             for a, rest in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
                 if _quotient(a, c) is not None:
-                    rewriter.replace_matched_op(arith.RemUIOp(rest, c))
+                    rewriter.replace(op, arith.RemUIOp(rest, c))
                     return
         n = constant(c)
         if n and isinstance(owner, arith.RemUIOp) and (a := constant(owner.rhs)) and a % n == 0:
-            rewriter.replace_matched_op(arith.RemUIOp(owner.lhs, op.rhs))
+            rewriter.replace(op, arith.RemUIOp(owner.lhs, op.rhs))
 
 
 class SimplifyDiv(RewritePattern):
@@ -263,23 +263,23 @@ class SimplifyDiv(RewritePattern):
             return
         x = op.lhs
         if below(x, c):
-            rewriter.replace_matched_op([], [_index(rewriter, 0)])
+            rewriter.replace(op, [], [_index(rewriter, 0)])
             return
         owner = x.owner
         if (pq := _quotient(x, c)) is not None:
-            rewriter.replace_matched_op([], [_times(rewriter, *pq)])
+            rewriter.replace(op, [], [_times(rewriter, *pq)])
             return
         if isinstance(owner, arith.AddiOp):
             for a, rest in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
                 if (pq := _quotient(a, c)) is not None:
                     high = _times(rewriter, *pq)
                     low = arith.DivUIOp(rest, c)
-                    rewriter.insert_op(low)
-                    rewriter.replace_matched_op(arith.AddiOp(high, low.result))
+                    rewriter.insert(low)
+                    rewriter.replace(op, arith.AddiOp(high, low.result))
                     return
         n = constant(c)
         if n and isinstance(owner, arith.DivUIOp) and (a := constant(owner.rhs)):
-            rewriter.replace_matched_op(arith.DivUIOp(owner.lhs, _index(rewriter, a * n)))
+            rewriter.replace(op, arith.DivUIOp(owner.lhs, _index(rewriter, a * n)))
 
 
 class FoldTrivial(RewritePattern):
@@ -290,7 +290,7 @@ class FoldTrivial(RewritePattern):
         unit = 0 if isinstance(op, arith.AddiOp) else 1
         for x, y in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
             if constant(y) == unit and _in_te_body(op):
-                rewriter.replace_matched_op([], [x])
+                rewriter.replace(op, [], [x])
                 return
 
 

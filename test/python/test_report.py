@@ -108,7 +108,10 @@ def test_report_in_a_browser(report, tmp_path: Path) -> None:
         slowest = count("return document.querySelector('#time-chart g.bar').dataset.nest")
         browser.find_element("css selector", f"tr.nest-row[data-nest='{slowest}']").click()
         panel = browser.find_element("id", "nest-panel").text
-        assert f"nest {slowest}" in panel and "schnet.py:" in panel
+        listed = re.search(r"(\d+) aten op\(s\):", panel)
+        assert f"nest {slowest}" in panel and listed, panel
+        assert len(re.findall(r"^#\d+ aten\.", panel, re.M)) == int(listed.group(1)), panel
+        assert re.search(r"\.py:\d+: ", panel), panel  # the ops' source lines
         assert count("return document.querySelectorAll('#fusion-graph g.node.hit').length") >= 1
         browser.execute_script("document.getElementById('fusion').scrollIntoView()")
         browser.save_screenshot(str(tmp_path / "report.png"))
