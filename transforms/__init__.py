@@ -29,10 +29,10 @@ def _simplify_indices() -> type[ModulePass]:
     return SimplifyIndicesPass
 
 
-def _transpose_operands() -> type[ModulePass]:
-    from transforms.transpose_operands import TransposeOperandsPass
+def _pack_operands() -> type[ModulePass]:
+    from transforms.pack_operands import PackOperandsPass
 
-    return TransposeOperandsPass
+    return PackOperandsPass
 
 
 def _schedule() -> type[ModulePass]:
@@ -70,7 +70,7 @@ TRANSFORM_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-tensorexpr-to-loops": _lower_te,
     "fuse-elementwise": _fuse_elementwise,
     "simplify-indices": _simplify_indices,
-    "transpose-operands": _transpose_operands,
+    "pack-operands": _pack_operands,
     "schedule": _schedule,
     "fuse-sibling-loops": _fuse_sibling_loops,
     "profile-loops": _profile_loops,

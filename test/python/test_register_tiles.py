@@ -2,7 +2,7 @@
 
 `y = silu(x) @ W` with a static weight W [K, J] and N dynamic, energy = sum(tanh(y))
 and its gradient with respect to x (the backward multiplies by W^T: a second tiled
-product, after transpose-operands). Sizes cover what the tiling must get right: N
+product, after pack-operands). Sizes cover what the tiling must get right: N
 not a multiple of the tile's rows (the rows left over) and N below it, J of one
 vector, of several column tiles (128, 256 f32: 16 and 32 vectors), and not a
 multiple of 8 (24), K of 3 (a dot product: not tiled), 32 and 64; f32 and f64; 1 and 2
@@ -48,4 +48,47 @@ def test_dense_layer_matches_eager(k: int, j: int, dtype: torch.dtype) -> None:
             want, got = fn(x), native(x)
             for w, g, what in zip(want, got, ("energy", "gradient")):
                 err = relative_error(g, w)
+                assert err <= TOLERANCE[dtype], f"{what} at N={n}, {threads} threads: {err:.1e}"
+
+
+def channelwise_contraction(u: torch.Tensor, w: torch.Tensor):
+    """MACE's symmetric contraction in miniature: per channel c, a product of a fixed
+    tensor U [J, M, S] (J = 27 not a multiple of a vector) with per-species weights
+    w [S, E, C] and the node features x [N, C, M], through an einsum whose weight
+    product reaches the contraction through reshapes (pack-operands packs it)."""
+
+    def energy_grad(x: torch.Tensor, onehot: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = x.detach().requires_grad_(True)
+        uw = torch.einsum("jms,sec->jmec", u, w)  # [J, M, E, C]
+        a = onehot[:, :, None, None] * x[:, None]  # [N, E, C, M]
+        y = torch.einsum("necm,jmec->ncj", a, uw)  # a bmm over channels: [C, N, E*M] @ [C, E*M, J]
+        energy = (torch.nn.functional.silu(y) * y).sum()
+        (grad,) = torch.autograd.grad(energy, x)
+        return energy, grad
+
+    return energy_grad
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_channelwise_contraction_matches_eager(dtype: torch.dtype) -> None:
+    gen = torch.Generator().manual_seed(7)
+    j, m, s, e, c = 27, 9, 4, 2, 8
+    u = torch.randn(j, m, s, generator=gen, dtype=dtype)
+    w = torch.randn(s, e, c, generator=gen, dtype=dtype) / s
+    fn = channelwise_contraction(u, w)
+
+    def sample(n: int) -> dict[str, torch.Tensor]:
+        species = torch.randint(0, e, (n,), generator=gen)
+        return {"x": torch.randn(n, c, m, generator=gen, dtype=dtype),
+                "onehot": torch.nn.functional.one_hot(species, e).to(dtype)}
+
+    native = compile(fn, sample(23), {"x": {0: Dim("N")}, "onehot": {0: Dim("N")}})
+    assert "te.order" in native.ir("fused")  # some contraction accumulates along its row
+    for threads in (1, 2):
+        native.num_threads = threads
+        for n in ROWS:
+            args = sample(n)
+            want, got = fn(**args), native(**args)
+            for wv, g, what in zip(want, got, ("energy", "gradient")):
+                err = relative_error(g, wv)
                 assert err <= TOLERANCE[dtype], f"{what} at N={n}, {threads} threads: {err:.1e}"
