@@ -1,13 +1,16 @@
-"""approximate-math: f32 exp, log, log1p, expm1 and tanh as branch-free arith.
+"""approximate-math: exp, log, log1p, expm1 and tanh (f32 and f64) as branch-free arith.
 
 LLVM turns a vector `llvm.exp` into one libm call per lane, so a fused loop with
 a transcendental in it does not vectorize. Written as polynomials, range
 reduction and exponent bit tricks (in the spirit of MLIR's
 math-polynomial-approximation), these functions vectorize like any arithmetic.
-Each is accurate to a few ulp over the whole f32 range, with the special values
-(NaN, +-inf, 0, overflow) of libm; results below the smallest normal f32 (exp of
-x < -87.34, about 1e-38) flush to zero instead of becoming subnormal. f64 keeps libm: its tolerance is
-far tighter and the models' speed-critical paths are f32.
+Each is accurate to a few ulp over the whole range of its type, with the special
+values (NaN, +-inf, 0, overflow) of libm; results below the smallest normal number
+(exp of x < -87.34 in f32, about 1e-38; x < -708.4 in f64, about 2e-308) flush to
+zero instead of becoming subnormal. f64 uses the same formulas with longer
+polynomials (the Taylor series of exp to degree 13 on |r| <= ln2/2, of atanh to
+s^21): the real models run in f64, where a libm call per element of an E x 64
+activation cost more than the layer's matrix product.
 """
 
 from __future__ import annotations
@@ -20,23 +23,29 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects import math as xmath
-from xdsl.dialects.builtin import Float32Type, FloatAttr, IntegerAttr, ModuleOp, f32, i32
+from xdsl.dialects.builtin import Float32Type, Float64Type, FloatAttr, IntegerAttr, ModuleOp, f32, f64, i32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 
 class _Math:
-    """Builds f32 arithmetic before an op; short names keep the formulas legible."""
+    """Builds f32 or f64 arithmetic before an op; short names keep the formulas legible."""
 
-    def __init__(self, b: Builder):
+    def __init__(self, b: Builder, double: bool):
         self.b = b
+        self.double = double
+        self.ft, self.it = (f64, i64) if double else (f32, i32)
+        self.mantissa, self.bias = (52, 1023) if double else (23, 127)
+
+    def pick(self, single: float, double: float) -> float:
+        return double if self.double else single
 
     def c(self, x: float) -> SSAValue:
-        return self.b.insert(arith.ConstantOp(FloatAttr(x, f32))).result
+        return self.b.insert(arith.ConstantOp(FloatAttr(x, self.ft))).result
 
     def ci(self, x: int) -> SSAValue:
-        return self.b.insert(arith.ConstantOp(IntegerAttr(x, i32))).result
+        return self.b.insert(arith.ConstantOp(IntegerAttr(x, self.it))).result
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.b.insert(arith.AddfOp(a, b)).result
@@ -73,10 +82,14 @@ class _Math:
         return acc
 
     def bits(self, x: SSAValue) -> SSAValue:
-        return self.b.insert(arith.BitcastOp(x, i32)).result
+        return self.b.insert(arith.BitcastOp(x, self.it)).result
 
     def from_bits(self, x: SSAValue) -> SSAValue:
-        return self.b.insert(arith.BitcastOp(x, f32)).result
+        return self.b.insert(arith.BitcastOp(x, self.ft)).result
+
+    def taylor(self, degree: int) -> list[float]:
+        """1/k! for k = 0..degree: the Taylor coefficients of exp."""
+        return [1 / math.factorial(k) for k in range(degree + 1)]
 
     def nan_through(self, x: SSAValue, result: SSAValue) -> SSAValue:
         return self.select(self.cmp(x, x, "uno"), x, result)
@@ -84,19 +97,25 @@ class _Math:
     # ------------------------------------------------------------------ functions
 
     def exp(self, x: SSAValue) -> SSAValue:
-        # x = n ln2 + r, |r| <= ln2/2; e^x = 2^n e^r
-        hi, lo = 88.72283935546875, -87.33654022216797
+        # x = n ln2 + r, |r| <= ln2/2; e^x = 2^n e^r; ln2 in two parts (Cody-Waite),
+        # the first with trailing zero bits so that n * it is exact
+        hi = self.pick(88.72283935546875, 709.782712893384)  # log of the largest finite
+        lo = self.pick(-87.33654022216797, -708.3964185322641)  # log of the smallest normal
+        ln2_hi = self.pick(0.693145751953125, 6.93147180369123816490e-01)
+        ln2_lo = self.pick(1.428606765330187e-06, 1.90821492927058770002e-10)
         xc = self.b.insert(arith.MinimumfOp(self.b.insert(arith.MaximumfOp(x, self.c(lo))).result, self.c(hi))).result
         n = self.floor(self.add(self.mul(xc, self.c(1 / math.log(2))), self.c(0.5)))
-        r = self.sub(self.sub(xc, self.mul(n, self.c(0.693145751953125))), self.mul(n, self.c(1.428606765330187e-06)))
-        p = self.poly(r, [1.0, 1.0, 1 / 2, 1 / 6, 1 / 24, 1 / 120, 1 / 720, 1 / 5040])
-        # 2^n from the exponent bits; n + 127 stays in [1, 254] after the clamp, so
-        # split it in two halves to reach 2^128 at the top of the range
-        ni = self.b.insert(arith.FPToSIOp(n, i32)).result
+        r = self.sub(self.sub(xc, self.mul(n, self.c(ln2_hi))), self.mul(n, self.c(ln2_lo)))
+        p = self.poly(r, self.taylor(13 if self.double else 7))
+        # 2^n from the exponent bits; n + bias stays in [1, 2 bias] after the clamp,
+        # so split it in two halves to reach the top of the range
+        ni = self.b.insert(arith.FPToSIOp(n, self.it)).result
         half = self.b.insert(arith.ShRSIOp(ni, self.ci(1))).result
         rest = self.b.insert(arith.SubiOp(ni, half)).result
-        s1 = self.from_bits(self.b.insert(arith.ShLIOp(self.b.insert(arith.AddiOp(half, self.ci(127))).result, self.ci(23))).result)
-        s2 = self.from_bits(self.b.insert(arith.ShLIOp(self.b.insert(arith.AddiOp(rest, self.ci(127))).result, self.ci(23))).result)
+        s1 = self.from_bits(self.b.insert(arith.ShLIOp(self.b.insert(arith.AddiOp(half, self.ci(self.bias))).result,
+                                                       self.ci(self.mantissa))).result)
+        s2 = self.from_bits(self.b.insert(arith.ShLIOp(self.b.insert(arith.AddiOp(rest, self.ci(self.bias))).result,
+                                                       self.ci(self.mantissa))).result)
         y = self.mul(self.mul(p, s1), s2)
         y = self.select(self.cmp(x, self.c(hi), "ogt"), self.c(math.inf), y)
         y = self.select(self.cmp(x, self.c(lo), "olt"), self.c(0.0), y)
@@ -104,21 +123,23 @@ class _Math:
 
     def log(self, x: SSAValue) -> SSAValue:
         # x = 2^e m with m in [sqrt(1/2), sqrt(2)); log x = e ln2 + log(m), by atanh's
-        # series; subnormal x is scaled by 2^23 first so its exponent bits are right
-        tiny = self.cmp(x, self.c(1.1754943508222875e-38), "olt")
-        xs = self.select(tiny, self.mul(x, self.c(2.0**23)), x)
+        # series; subnormal x is scaled by 2^mantissa first so its exponent bits are right
+        tiny = self.cmp(x, self.c(self.pick(1.1754943508222875e-38, 2.2250738585072014e-308)), "olt")
+        xs = self.select(tiny, self.mul(x, self.c(2.0**self.mantissa)), x)
         bits = self.bits(xs)
-        e = self.b.insert(arith.SubiOp(self.b.insert(arith.ShRSIOp(bits, self.ci(23))).result, self.ci(127))).result
-        m = self.from_bits(self.b.insert(arith.OrIOp(self.b.insert(arith.AndIOp(bits, self.ci(0x7FFFFF))).result,
-                                                    self.ci(0x3F800000))).result)
+        e = self.b.insert(arith.SubiOp(self.b.insert(arith.ShRSIOp(bits, self.ci(self.mantissa))).result,
+                                       self.ci(self.bias))).result
+        one = self.bias << self.mantissa  # the bits of 1.0
+        m = self.from_bits(self.b.insert(arith.OrIOp(
+            self.b.insert(arith.AndIOp(bits, self.ci((1 << self.mantissa) - 1))).result, self.ci(one))).result)
         big = self.cmp(m, self.c(math.sqrt(2)), "ogt")
         m = self.select(big, self.mul(m, self.c(0.5)), m)
-        ef = self.b.insert(arith.SIToFPOp(e, f32)).result
+        ef = self.b.insert(arith.SIToFPOp(e, self.ft)).result
         ef = self.add(ef, self.select(big, self.c(1.0), self.c(0.0)))
-        ef = self.sub(ef, self.select(tiny, self.c(23.0), self.c(0.0)))
+        ef = self.sub(ef, self.select(tiny, self.c(float(self.mantissa)), self.c(0.0)))
         s = self.div(self.sub(m, self.c(1.0)), self.add(m, self.c(1.0)))
         s2 = self.mul(s, s)
-        series = self.mul(s, self.poly(s2, [2.0, 2 / 3, 2 / 5, 2 / 7, 2 / 9, 2 / 11]))
+        series = self.mul(s, self.poly(s2, [2 / (2 * k + 1) for k in range(11 if self.double else 6)]))
         y = self.add(self.mul(ef, self.c(math.log(2))), series)
         y = self.select(self.cmp(x, self.c(0.0), "oeq"), self.c(-math.inf), y)
         y = self.select(self.cmp(x, self.c(0.0), "olt"), self.c(math.nan), y)
@@ -137,16 +158,16 @@ class _Math:
     def expm1(self, x: SSAValue) -> SSAValue:
         # a series near 0 (where exp(x) - 1 cancels), exp(x) - 1 elsewhere; the
         # constant term -0.0 keeps expm1(-0.0) = -0.0
-        small = self.poly(x, [-0.0, 1.0, 1 / 2, 1 / 6, 1 / 24, 1 / 120, 1 / 720, 1 / 5040, 1 / 40320])
+        small = self.poly(x, [-0.0] + self.taylor(16 if self.double else 8)[1:])
         y = self.select(self.cmp(self.abs(x), self.c(0.5), "olt"), small, self.sub(self.exp(x), self.c(1.0)))
         return self.nan_through(x, y)
 
     def tanh(self, x: SSAValue) -> SSAValue:
-        # tanh |x| = t / (t + 2) with t = expm1(2|x|); exactly 1 past 9
+        # tanh |x| = t / (t + 2) with t = expm1(2|x|); exactly 1 past 9 (f32), 20 (f64)
         a = self.abs(x)
         t = self.expm1(self.add(a, a))
         y = self.div(t, self.add(t, self.c(2.0)))
-        y = self.select(self.cmp(a, self.c(9.0), "ogt"), self.c(1.0), y)
+        y = self.select(self.cmp(a, self.c(self.pick(9.0, 20.0)), "ogt"), self.c(1.0), y)
         return self.nan_through(x, self.copysign(y, x))
 
 
@@ -166,9 +187,9 @@ class ApproximateMathPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for inner in list(op.walk()):
             build = APPROXIMATIONS.get(type(inner))
-            if build is None or not isinstance(inner.results[0].type, Float32Type):
+            if build is None or not isinstance(inner.results[0].type, Float32Type | Float64Type):
                 continue
             b = Builder(InsertPoint.before(inner))
-            value = build(_Math(b), inner.operands[0])
+            value = build(_Math(b, isinstance(inner.results[0].type, Float64Type)), inner.operands[0])
             inner.results[0].replace_all_uses_with(value)
             Rewriter.erase_op(inner)
