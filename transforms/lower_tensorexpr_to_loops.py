@@ -76,6 +76,9 @@ class _FunctionLowering:
         self.buffers: dict[SSAValue, _Buffer] = {}
         self.temporaries: list[SSAValue] = []
         self.teams: dict[SSAValue, SSAValue] = {}  # row blocks of partitioned scatters, by extent
+        self.fills: dict[SSAValue, tuple[te.ComputeOp, int | None]] = {}
+        """Constant fills read only as scatter bases (with their nest number): each
+        scatter fills its own buffer, where a shared fill would be copied."""
         self.bounds: dict[SSAValue, SSAValue] = {}  # data-dependent extents (te.compact's count) -> bound
 
     # ------------------------------------------------------------ signature
@@ -143,9 +146,15 @@ class _FunctionLowering:
             if op is ret:
                 break
             last = block.last_op
-            self.lower(op)
+            if _scatter_base_fill(op):
+                assert isinstance(op, te.ComputeOp)
+                self.fills[op.result] = (op, nest if te.origin(op) is not None else None)
+            else:
+                self.lower(op)
             if te.origin(op) is not None:  # provenance: which te op each loop nest comes from
                 self._tag_nests(block, last, nest)
+                if isinstance(op, te.ScatterOp) and op.base in self.fills and (k := self.fills[op.base][1]) is not None:
+                    self._tag_nests(block, last, k)  # the loops filling its base compute the fill's aten op
                 nest += 1
         for v, o in zip(ret.operands, outs):
             if self.destination.get(v) is not o:
@@ -407,9 +416,10 @@ class _FunctionLowering:
         b.insert(scf.IfOp(bad, [], Region(then)))
         return b.insert(arith.SelectOp(bad, self.zero, i)).result
 
-    def lower_compute(self, op: te.ComputeOp) -> None:
+    def lower_compute(self, op: te.ComputeOp, buf: _Buffer | None = None) -> None:
+        """Into a new buffer, or `buf` (a scatter's, for a constant fill of its base)."""
         extents = self.extents(op)
-        buf = self.allocate(op.result, extents)
+        buf = buf or self.allocate(op.result, extents)
         order = _order(op)
         body = _Body(self, op.body.block, [op.body.block.args[d] for d in order])
 
@@ -546,16 +556,13 @@ class _FunctionLowering:
         self.nest(self.b, outer_extents[:-1] + [count], tiled, parallel=_parallel(op))
 
     def lower_scatter(self, op: te.ScatterOp) -> None:
-        base = self.buffers[op.base]
-        in_place = (
-            isinstance(op.base.owner, (te.ComputeOp, te.ReduceOp, te.ScatterOp))
-            and len(list(op.base.uses)) == 1 and op.result not in self.destination
-        )
-        if in_place:  # nobody else reads the base: update its buffer instead of a copy
-            buf = self.buffers[op.result] = base
+        if op.base in self.fills:  # a constant base: filled here, never copied
+            fill, _ = self.fills[op.base]
+            buf = self.allocate(op.result, self.extents(fill))
+            if not _overwritten(fill, op):
+                self.lower_compute(fill, buf)
         else:
-            buf = self.allocate(op.result, base.extents)
-            self.copy(base, buf.memref)
+            buf = self.scatter_buffer(op)
         kind = op.kind.data
         order = _order(op)
         body = _Body(self, op.body.block, [op.body.block.args[d] for d in order])
@@ -577,6 +584,21 @@ class _FunctionLowering:
             self.nest(self.b, extents, update, enter=body.enter)
             return
         self.lower_scatter_partitioned(body, extents, update, part.value.data, buf, _parallel(op) or 1)
+
+    def scatter_buffer(self, op: te.ScatterOp) -> _Buffer:
+        """The buffer a scatter updates: its base's when nobody else reads the base,
+        else a copy."""
+        base = self.buffers[op.base]
+        in_place = (
+            isinstance(op.base.owner, (te.ComputeOp, te.ReduceOp, te.ScatterOp))
+            and len(list(op.base.uses)) == 1 and op.result not in self.destination
+        )
+        if in_place:
+            buf = self.buffers[op.result] = base
+        else:
+            buf = self.allocate(op.result, base.extents)
+            self.copy(base, buf.memref)
+        return buf
 
     def lower_scatter_partitioned(
         self, body: _Body, extents: list[SSAValue], update: Callable[[Builder, list[SSAValue]], None],
@@ -625,6 +647,85 @@ class _FunctionLowering:
         b.insert(scf.ReduceOp())
         loop = self.b.insert(scf.ParallelOp([self.zero], [teams], [self.one], Region(block)))
         loop.attributes["loops.min_chunk"] = IntegerAttr(1, 64)
+
+
+def _scatter_base_fill(op: Operation) -> bool:
+    """A te.compute of one constant everywhere (zeros, full) read only as scatter bases."""
+    if not isinstance(op, te.ComputeOp) or not op.result.uses:
+        return False
+    body = list(op.body.block.ops)
+    term = body[-1]
+    if not (isinstance(term, te.YieldOp) and isinstance(term.value.owner, arith.ConstantOp)
+            and all(isinstance(o, arith.ConstantOp) for o in body[:-1])):
+        return False
+    return all(isinstance(u.operation, te.ScatterOp) and u.operation.base is op.result and u.index == 0
+               for u in op.result.uses)
+
+
+def _overwritten(fill: te.ComputeOp, first: te.ScatterOp) -> bool:
+    """Whether the chain of "assign" scatters from `first` (each the only reader of the
+    one before) stores every element of `fill` before anything reads it: slice
+    assignments (e3nn's `out[:, a:b] = ...` for each block of a concatenation) whose
+    blocks tile one dim and cover the others whole. Then the fill is never seen."""
+    t = fill.result.type
+    assert isinstance(t, TensorType)
+    shape = t.get_shape()
+    covered: list[tuple[int, int]] = []
+    split: int | None = None
+    op: te.ScatterOp | None = first
+    while op is not None:
+        blocks = _assigned_block(op, list(fill.extents))
+        if op.kind.data != "assign" or blocks is None:
+            return False
+        for d, interval in blocks.items():
+            if split not in (None, d) or shape[d] == DYNAMIC_INDEX:
+                return False
+            split = d
+            covered.append(interval)
+        if not blocks:
+            return True  # one scatter assigns everything
+        uses = list(op.result.uses)
+        nxt = uses[0].operation if len(uses) == 1 else None
+        op = nxt if isinstance(nxt, te.ScatterOp) and nxt.base is op.result and uses[0].index == 0 else None
+    end = 0
+    for lo, hi in sorted(covered):
+        if lo > end:
+            return False
+        end = max(end, hi)
+    return split is not None and end >= shape[split]
+
+
+def _assigned_block(op: te.ScatterOp, whole: list[SSAValue]) -> dict[int, tuple[int, int]] | None:
+    """The dims a scatter assigns only part of, each as [lo, hi), when its update
+    index in every dim d is one body argument (over `whole[d]`: all of d) or one
+    argument plus a constant (over a constant extent: a block of d); None otherwise."""
+    block = op.body.block
+    term = block.last_op
+    assert isinstance(term, te.UpdateOp)
+    if len(term.indices) != len(block.args) or len(whole) != len(block.args):
+        return None
+    out: dict[int, tuple[int, int]] = {}
+    used: set[SSAValue] = set()
+    for d, index in enumerate(term.indices):
+        offset = 0
+        arg = index
+        owner = index.owner
+        if isinstance(owner, arith.AddiOp):
+            for a, c in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
+                if isinstance(a.owner, Block) and te.static_extent(c) is not None:
+                    arg, offset = a, te.static_extent(c)
+                    break
+        if not isinstance(arg.owner, Block) or arg.owner is not block or arg in used:
+            return None
+        used.add(arg)
+        extent = op.extents[arg.index]
+        n = te.static_extent(extent)
+        if offset == 0 and (extent is whole[d] or n is not None and n == te.static_extent(whole[d])):
+            continue
+        if n is None:
+            return None
+        out[d] = (offset, offset + n)
+    return out
 
 
 def _slice(v: SSAValue, block: Block) -> set[Operation]:

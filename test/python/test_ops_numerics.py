@@ -147,6 +147,13 @@ def C(id: str, fn: Callable[..., Tensor], args: Sequence[Arg], ops: str | Sequen
 
 
 NX = X("N", 3)
+
+
+def _assigned(a: Tensor, b: Tensor, at_a: int, at_b: int) -> Tensor:
+    out = a.new_zeros(a.shape[0], at_b + b.shape[1])
+    out[:, at_a:at_a + a.shape[1]] = a
+    out[:, at_b:] = torch.sin(b)
+    return out * 1.5
 PX = X("N", 3, kind="positive")
 INF = float("inf")
 
@@ -320,6 +327,10 @@ INDEXING = [
     C("index_add-decomposed", lambda x, i, s: torch.index_add(x, 0, i, s, alpha=-1.5), [NX, _IE0, X("E", 3)], "index_put", grad=(0, 2)),
     C("slice_scatter", lambda x, s: (torch.slice_scatter(x, s, 1, 1, 3), torch.slice_scatter(x, s, 1, 1, 6, 3), torch.slice_scatter(x, s, 1, -3, -1)),
       [X("N", 6), X("N", 2)], "slice_scatter", grad=(0, 1)),
+    # a concatenation by slice assignment (e3nn's): zeros, blocks of columns; covering every
+    # column (the zeros are never stored) and leaving a gap (they are)
+    C("slice-assign-concat", lambda a, b: _assigned(a, b, 0, 2), [X("N", 2), X("N", 3)], "slice_scatter", grad=(0, 1)),
+    C("slice-assign-gap", lambda a, b: _assigned(a, b, 0, 3), [X("N", 2), X("N", 3)], "slice_scatter", grad=(0, 1)),
     C("slice_scatter-dynamic", lambda x: torch.slice_scatter(x, torch.sin(x[::2]), 0, step=2), [X("M", 3)], "slice_scatter", sizes=SIZES_M),
     C("select_scatter", lambda x, s, t: (torch.select_scatter(x, s, 1, 0), torch.select_scatter(x, t, 0, -1), torch.select_scatter(x, t, 0, 0)),
       [NX, X("N"), X(3)], "select_scatter", grad=(0, 1, 2), keep=(aten.select_scatter,)),

@@ -136,7 +136,8 @@ func.func @f(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]
 // rank-0 output, stored at index 0), mul of f32 from 1, min of i64 from INT64_MAX;
 // a function-level index computation (N * 3) is kept and used as an extent; a
 // te.index without wrap has no select; a te.scatter "assign" stores without
-// loading; a returned weight is copied.
+// loading, into its base's constant fill written straight into the output (no
+// buffer of zeros copied); a returned weight is copied.
 func.func @g(%N: index, %i: tensor<?xi64> {te.dims = ["N"]}) -> (tensor<f32>, tensor<3xf32>, tensor<i64>, tensor<?xf32>, tensor<16xf32>) attributes {te.index_sites = ["index_put along dim 0 (index data from argument 'i')"]} {
   %c3 = arith.constant 3 : index
   %c16 = arith.constant 16 : index
@@ -201,14 +202,9 @@ func.func @g(%N: index, %i: tensor<?xi64> {te.dims = ["N"]}) -> (tensor<f32>, te
 // CHECK-NEXT:   scf.yield [[MINSI]] : i64
 // CHECK-NEXT: }
 // CHECK-NEXT: memref.store [[FOR_3]], %out2{{\[}}[[C0]]] : memref<?xi64>
-// CHECK-NEXT: [[ALLOC:%[0-9]+]] = memref.alloc(%n3) : memref<?xf32>
 // CHECK-NEXT: %zero = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: scf.for [[IV_5:%[0-9]+]] = [[C0]] to %n3 step [[C1]] {
-// CHECK-NEXT:   memref.store %zero, [[ALLOC]]{{\[}}[[IV_5]]] : memref<?xf32>
-// CHECK-NEXT: }
-// CHECK-NEXT: scf.for [[IV_6:%[0-9]+]] = [[C0]] to %n3 step [[C1]] {
-// CHECK-NEXT:   [[LOAD_4:%[0-9]+]] = memref.load [[ALLOC]]{{\[}}[[IV_6]]] : memref<?xf32>
-// CHECK-NEXT:   memref.store [[LOAD_4]], %out3{{\[}}[[IV_6]]] : memref<?xf32>
+// CHECK-NEXT:   memref.store %zero, %out3{{\[}}[[IV_5]]] : memref<?xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: %one = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT: scf.for [[IV_7:%[0-9]+]] = [[C0]] to %N step [[C1]] {
@@ -226,8 +222,86 @@ func.func @g(%N: index, %i: tensor<?xi64> {te.dims = ["N"]}) -> (tensor<f32>, te
 // CHECK-NEXT:   [[LOAD_6:%[0-9]+]] = memref.load %w_b{{\[}}[[IV_8]]] : memref<?xf32>
 // CHECK-NEXT:   memref.store [[LOAD_6]], %out4{{\[}}[[IV_8]]] : memref<?xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: memref.dealloc [[ALLOC]] : memref<?xf32>
 // CHECK-NEXT: func.return
 // CHECK-NEXT: }
 // CHECK-NOT: {{(= |^ *)te\.}}
+
+// A constant fill that several scatters start from (CSE merged the zeros of two
+// slice assignments): each scatter fills its own buffer with the constant instead
+// of copying a shared buffer of zeros; the fill has no loop of its own.
+func.func @shared_fill(%N: index, %x: tensor<?xf32> {te.dims = ["N"]}) -> (tensor<?x2xf32>, tensor<?x2xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %z = te.compute [%N, %c2] : tensor<?x2xf32> {
+  ^bb0(%i: index, %j: index):
+    %zero = arith.constant 0.000000e+00 : f32
+    te.yield %zero : f32
+  }
+  %a = te.scatter "assign" %z over [%N, %c1] : tensor<?x2xf32> -> tensor<?x2xf32> {
+  ^bb0(%i: index, %j: index):
+    %v = te.load %x[%i] : tensor<?xf32> -> f32
+    te.update [%i, %j], %v : f32
+  }
+  %b = te.scatter "assign" %z over [%N, %c1] : tensor<?x2xf32> -> tensor<?x2xf32> {
+  ^bb0(%i: index, %j: index):
+    %v = te.load %x[%i] : tensor<?xf32> -> f32
+    %k = arith.addi %j, %c1 : index
+    te.update [%i, %k], %v : f32
+  }
+  func.return %a, %b : tensor<?x2xf32>, tensor<?x2xf32>
+}
+// CHECK-LABEL: func.func @shared_fill(
+// CHECK-NOT:     memref.alloc
+// CHECK:         %zero = arith.constant 0.000000e+00 : f32
+// CHECK:         memref.store %zero, %out0
+// CHECK:         memref.store {{%[0-9]+}}, %out0
+// CHECK:         %zero_1 = arith.constant 0.000000e+00 : f32
+// CHECK:         memref.store %zero_1, %out1
+// CHECK:         memref.store {{%[0-9]+}}, %out1
+// CHECK-NOT:     memref.load %out
+// CHECK:         func.return
+
+// A concatenation as e3nn builds it: zeros, then slice assignments of columns
+// [0, 2) and [2, 5) that cover every element. Nothing reads the zeros, so the
+// fill is not stored at all: no zeros before the first output's stores. With a
+// gap ([0, 2) and [3, 5)), the fill stays.
+func.func @concatenated(%N: index, %x: tensor<?x5xf32> {te.dims = ["N", 5 : i64]}) -> (tensor<?x5xf32>, tensor<?x5xf32>) {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %z = te.compute [%N, %c5] : tensor<?x5xf32> {
+  ^bb0(%i: index, %j: index):
+    %zero = arith.constant 0.000000e+00 : f32
+    te.yield %zero : f32
+  }
+  %a = te.scatter "assign" %z over [%N, %c2] : tensor<?x5xf32> -> tensor<?x5xf32> {
+  ^bb0(%i: index, %j: index):
+    %v = te.load %x[%i, %j] : tensor<?x5xf32> -> f32
+    te.update [%i, %j], %v : f32
+  }
+  %b = te.scatter "assign" %a over [%N, %c3] : tensor<?x5xf32> -> tensor<?x5xf32> {
+  ^bb0(%i: index, %j: index):
+    %k = arith.addi %j, %c2 : index
+    %v = te.load %x[%i, %j] : tensor<?x5xf32> -> f32
+    te.update [%i, %k], %v : f32
+  }
+  %g1 = te.scatter "assign" %z over [%N, %c2] : tensor<?x5xf32> -> tensor<?x5xf32> {
+  ^bb0(%i: index, %j: index):
+    %v = te.load %x[%i, %j] : tensor<?x5xf32> -> f32
+    te.update [%i, %j], %v : f32
+  }
+  %g2 = te.scatter "assign" %g1 over [%N, %c2] : tensor<?x5xf32> -> tensor<?x5xf32> {
+  ^bb0(%i: index, %j: index):
+    %k = arith.addi %j, %c3 : index
+    %v = te.load %x[%i, %j] : tensor<?x5xf32> -> f32
+    te.update [%i, %k], %v : f32
+  }
+  func.return %b, %g2 : tensor<?x5xf32>, tensor<?x5xf32>
+}
+// CHECK-LABEL: func.func @concatenated(
+// CHECK-NOT:     arith.constant 0.000000e+00
+// CHECK:         memref.store {{%[0-9]+}}, %out0
+// CHECK:         {{%zero[_0-9]*}} = arith.constant 0.000000e+00 : f32
+// CHECK:         memref.store {{%[0-9]+}}, %out1
+// CHECK:         func.return
 // CHECK: {{^}}}
