@@ -119,6 +119,52 @@ def unit_stride(index: SSAValue, arg: SSAValue, block: Block) -> bool:
                for a, b in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)))
 
 
+def constant_fill(op: Operation | None) -> arith.ConstantOp | None:
+    """The constant a te.compute yields at every point (zeros, full), or None."""
+    if not isinstance(op, ComputeOp):
+        return None
+    body = list(op.body.block.ops)
+    term = body[-1]
+    if isinstance(term, YieldOp) and isinstance(c := term.value.owner, arith.ConstantOp) and all(
+            isinstance(o, arith.ConstantOp) for o in body[:-1]):
+        return c
+    return None
+
+
+def slice_assignment(op: ScatterOp, whole: Sequence[SSAValue]) -> list[tuple[SSAValue, int, int | None]] | None:
+    """How a scatter writes a block of its base (`out[:, a:b] = ...`): per base dim d,
+    (the body argument indexing it, offset, extent), where the update index is the
+    argument or the argument plus a constant offset, each argument used once; the
+    extent is None when the argument runs over the whole dim (`whole[d]`, offset 0),
+    else a constant (a block [offset, offset + extent) of d). None for any other
+    scatter (an index from data, a diagonal, ...)."""
+    block = op.body.block
+    term = block.last_op
+    assert isinstance(term, UpdateOp)
+    if len(term.indices) != len(block.args) or len(whole) != len(block.args):
+        return None
+    out: list[tuple[SSAValue, int, int | None]] = []
+    for d, index in enumerate(term.indices):
+        arg, offset = index, 0
+        owner = index.owner
+        if isinstance(owner, arith.AddiOp):
+            for a, c in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
+                if isinstance(a.owner, Block) and static_extent(c) is not None:
+                    arg, offset = a, static_extent(c) or 0
+                    break
+        if not isinstance(arg.owner, Block) or arg.owner is not block or any(arg is a for a, _, _ in out):
+            return None
+        extent = op.extents[arg.index]  # type: ignore[attr-defined]
+        n = static_extent(extent)
+        if offset == 0 and (extent is whole[d] or n is not None and n == static_extent(whole[d])):
+            out.append((arg, 0, None))
+        elif n is None:
+            return None
+        else:
+            out.append((arg, offset, n))
+    return out
+
+
 def _check_body(op: IRDLOperation, block: Block, n_args: int, what: str) -> None:
     if len(block.args) != n_args or any(
         not isinstance(a.type, IndexType) for a in block.args

@@ -651,15 +651,10 @@ class _FunctionLowering:
 
 def _scatter_base_fill(op: Operation) -> bool:
     """A te.compute of one constant everywhere (zeros, full) read only as scatter bases."""
-    if not isinstance(op, te.ComputeOp) or not op.result.uses:
+    if te.constant_fill(op) is None or not op.results[0].uses:
         return False
-    body = list(op.body.block.ops)
-    term = body[-1]
-    if not (isinstance(term, te.YieldOp) and isinstance(term.value.owner, arith.ConstantOp)
-            and all(isinstance(o, arith.ConstantOp) for o in body[:-1])):
-        return False
-    return all(isinstance(u.operation, te.ScatterOp) and u.operation.base is op.result and u.index == 0
-               for u in op.result.uses)
+    return all(isinstance(u.operation, te.ScatterOp) and u.operation.base is op.results[0] and u.index == 0
+               for u in op.results[0].uses)
 
 
 def _overwritten(fill: te.ComputeOp, first: te.ScatterOp) -> bool:
@@ -674,9 +669,10 @@ def _overwritten(fill: te.ComputeOp, first: te.ScatterOp) -> bool:
     split: int | None = None
     op: te.ScatterOp | None = first
     while op is not None:
-        blocks = _assigned_block(op, list(fill.extents))
-        if op.kind.data != "assign" or blocks is None:
+        dims = te.slice_assignment(op, list(fill.extents))
+        if op.kind.data != "assign" or dims is None:
             return False
+        blocks = {d: (offset, offset + n) for d, (_, offset, n) in enumerate(dims) if n is not None}
         for d, interval in blocks.items():
             if split not in (None, d) or shape[d] == DYNAMIC_INDEX:
                 return False
@@ -693,39 +689,6 @@ def _overwritten(fill: te.ComputeOp, first: te.ScatterOp) -> bool:
             return False
         end = max(end, hi)
     return split is not None and end >= shape[split]
-
-
-def _assigned_block(op: te.ScatterOp, whole: list[SSAValue]) -> dict[int, tuple[int, int]] | None:
-    """The dims a scatter assigns only part of, each as [lo, hi), when its update
-    index in every dim d is one body argument (over `whole[d]`: all of d) or one
-    argument plus a constant (over a constant extent: a block of d); None otherwise."""
-    block = op.body.block
-    term = block.last_op
-    assert isinstance(term, te.UpdateOp)
-    if len(term.indices) != len(block.args) or len(whole) != len(block.args):
-        return None
-    out: dict[int, tuple[int, int]] = {}
-    used: set[SSAValue] = set()
-    for d, index in enumerate(term.indices):
-        offset = 0
-        arg = index
-        owner = index.owner
-        if isinstance(owner, arith.AddiOp):
-            for a, c in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
-                if isinstance(a.owner, Block) and te.static_extent(c) is not None:
-                    arg, offset = a, te.static_extent(c)
-                    break
-        if not isinstance(arg.owner, Block) or arg.owner is not block or arg in used:
-            return None
-        used.add(arg)
-        extent = op.extents[arg.index]
-        n = te.static_extent(extent)
-        if offset == 0 and (extent is whole[d] or n is not None and n == te.static_extent(whole[d])):
-            continue
-        if n is None:
-            return None
-        out[d] = (offset, offset + n)
-    return out
 
 
 def _slice(v: SSAValue, block: Block) -> set[Operation]:
