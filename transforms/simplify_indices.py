@@ -16,7 +16,8 @@ remainder by c; and c divides q when q is c):
     (p * q) % c -> 0                          (p * q) / c -> p * (q / c)    when c divides q
     (x % a) % c -> x % c   when c divides a   (x / a) / c -> x / (a * c)    (constants)
 
-and, for a constant c, x read as a sum of constant multiples splits into the
+min and max of two constants fold (a slice's clamped bounds), and, for a constant c,
+x read as a sum of constant multiples splits into the
 multiples of c (which leave x % c and divide exactly) and a rest, dropped from
 x / c when it is below c: mixed radices, `((n * 3 + i) * 9 + j) % 27 = i * 9 + j`;
 and a sum that linearizes a delinearized index again recombines: k * (y % b) +
@@ -282,6 +283,23 @@ class SimplifyDiv(RewritePattern):
             rewriter.replace(op, arith.DivUIOp(owner.lhs, _index(rewriter, a * n)))
 
 
+class FoldMinMax(RewritePattern):
+    """min/max of two index constants, anywhere: the clamps of a slice's bounds,
+    `min(max(start, 0), size)`, are constants for static dims, and once folded the
+    offsets they feed are constants that the rules above can see through."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.MaxSIOp | arith.MinSIOp | arith.MaxUIOp | arith.MinUIOp,
+                          rewriter: PatternRewriter) -> None:
+        a, b = constant(op.lhs), constant(op.rhs)
+        if a is None or b is None:
+            return
+        if isinstance(op, arith.MaxUIOp | arith.MinUIOp) and (a < 0 or b < 0):
+            return  # unsigned order of a negative index: leave it to LLVM
+        pick = max if isinstance(op, arith.MaxSIOp | arith.MaxUIOp) else min
+        rewriter.replace(op, [], [_index(rewriter, pick(a, b))])
+
+
 class FoldTrivial(RewritePattern):
     """x + 0 and x * 1, which the rules above leave behind (b / c -> 0)."""
 
@@ -300,7 +318,8 @@ class SimplifyIndicesPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([SplitMixedRadix(), Recombine(), SimplifyRem(), SimplifyDiv(), FoldTrivial()]),
+            GreedyRewritePatternApplier([SplitMixedRadix(), Recombine(), SimplifyRem(), SimplifyDiv(), FoldMinMax(),
+                                         FoldTrivial()]),
             apply_recursively=True,
         ).rewrite_module(op)
         for body_op in [o for o in op.walk() if isinstance(o, TE_OPS)]:  # the chains replaced, last use first

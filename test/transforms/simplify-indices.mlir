@@ -195,3 +195,38 @@ func.func @recombine(%N: index, %w: tensor<16x2187xf64>) -> tensor<?x243xf64> {
 // GONE-LABEL: func.func @recombine(
 // GONE-NOT:   arith.remui
 // GONE-NOT:   arith.divui
+
+// -----
+// A block of columns [128, 288) of a [E, 288] tensor, its start clamped as the
+// slice lowering emits it (min(max(128, 0), 288): constants once min and max fold);
+// then (j + 128) % 288 is j + 128 and (j + 128) / 288 is 0 for j < 160: no division
+// is left, and the load runs along j.
+func.func @clamped_slice(%E: index, %x: tensor<?x288xf64>) -> tensor<?x160xf64> {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %c160 = arith.constant 160 : index
+  %c288 = arith.constant 288 : index
+  %lo = arith.maxsi %c128, %c0 : index
+  %start = arith.minsi %lo, %c288 : index
+  %y = te.compute [%E, %c160] : tensor<?x160xf64> {
+  ^bb0(%e: index, %j: index):
+    %col = arith.addi %j, %start : index
+    %r = arith.remui %col, %c288 : index
+    %q = arith.divui %col, %c288 : index
+    %row = arith.addi %e, %q : index
+    %v = te.load %x[%row, %r] : tensor<?x288xf64> -> f64
+    te.yield %v : f64
+  }
+  func.return %y : tensor<?x160xf64>
+}
+// CHECK-LABEL: func.func @clamped_slice(
+// CHECK:         %start = arith.constant 128 : index
+// CHECK-NEXT:    %y = te.compute [%E, %c160] : tensor<?x160xf64> {
+// CHECK-NEXT:    ^bb0(%e: index, %j: index):
+// CHECK-NEXT:      %col = arith.addi %j, %start : index
+// CHECK-NEXT:      %v = te.load %x[%e, %col] : tensor<?x288xf64> -> f64
+// GONE-LABEL:  func.func @clamped_slice(
+// GONE-NOT:      arith.maxsi
+// GONE-NOT:      arith.minsi
+// GONE-NOT:      arith.remui
+// GONE-NOT:      arith.divui
