@@ -559,7 +559,12 @@ class _FunctionLowering:
         if op.base in self.fills:  # a constant base: filled here, never copied
             fill, _ = self.fills[op.base]
             buf = self.allocate(op.result, self.extents(fill))
-            if not _overwritten(fill, op):
+            block = _assigned_block(fill, op)
+            if _overwritten(fill, op):
+                pass  # slice assignments cover it: nothing reads the fill
+            elif block is not None:
+                self.fill_outside(fill, buf, *block)
+            else:
                 self.lower_compute(fill, buf)
         else:
             buf = self.scatter_buffer(op)
@@ -584,6 +589,28 @@ class _FunctionLowering:
             self.nest(self.b, extents, update, enter=body.enter)
             return
         self.lower_scatter_partitioned(body, extents, update, part.value.data, buf, _parallel(op) or 1)
+
+    def fill_outside(self, fill: te.ComputeOp, buf: _Buffer, d: int, lo: int, hi: int) -> None:
+        """The fill's constant everywhere but the block [lo, hi) of dim d, which the
+        scatter assigns (a slice's backward: zeros around the gradient's block)."""
+        constant = te.constant_fill(fill)
+        assert constant is not None
+        value = self.b.insert(constant.clone()).results[0]
+        extents = self.extents(fill)
+        size = te.static_extent(fill.extents[d])
+        assert size is not None
+        for start, stop in ((0, lo), (hi, size)):
+            if stop <= start:
+                continue
+
+            def store(b: Builder, ivs: list[SSAValue], start: int = start) -> None:
+                at = list(ivs)
+                at[d] = b.insert(arith.AddiOp(ivs[d], self.index(start, b))).result
+                b.insert(memref.StoreOp.get(value, buf.memref, [self.linear(b, at, extents)]))
+
+            part = list(extents)
+            part[d] = self.index(stop - start)
+            self.nest(self.b, part, store, parallel=_parallel(fill))
 
     def scatter_buffer(self, op: te.ScatterOp) -> _Buffer:
         """The buffer a scatter updates: its base's when nobody else reads the base,
@@ -689,6 +716,18 @@ def _overwritten(fill: te.ComputeOp, first: te.ScatterOp) -> bool:
             return False
         end = max(end, hi)
     return split is not None and end >= shape[split]
+
+
+def _assigned_block(fill: te.ComputeOp, op: te.ScatterOp) -> tuple[int, int, int] | None:
+    """(d, lo, hi) when `op` assigns the block [lo, hi) of a static dim d of `fill`
+    (every other dim whole): the fill is needed only around it."""
+    dims = te.slice_assignment(op, list(fill.extents))
+    if op.kind.data != "assign" or dims is None:
+        return None
+    partial = [(d, offset, offset + n) for d, (_, offset, n) in enumerate(dims) if n is not None]
+    if len(partial) != 1 or te.static_extent(fill.extents[partial[0][0]]) is None:
+        return None
+    return partial[0]
 
 
 def _slice(v: SSAValue, block: Block) -> set[Operation]:
