@@ -119,6 +119,24 @@ def unit_stride(index: SSAValue, arg: SSAValue, block: Block) -> bool:
                for a, b in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)))
 
 
+def body_slice(values: Sequence[SSAValue], block: Block) -> set[Operation]:
+    """The ops of a body `block` that `values` are computed by (directly or not)."""
+    ops: set[Operation] = set()
+    stack = list(values)
+    while stack:
+        x = stack.pop()
+        if isinstance(x.owner, Operation) and x.owner.parent_block() is block and x.owner not in ops:
+            ops.add(x.owner)
+            stack.extend(x.owner.operands)
+    return ops
+
+
+def body_args(values: Sequence[SSAValue], block: Block) -> set[SSAValue]:
+    """The arguments of a body `block` that `values` depend on."""
+    used = {x for o in body_slice(values, block) for x in o.operands} | set(values)
+    return {a for a in block.args if a in used}
+
+
 def constant_fill(op: Operation | None) -> arith.ConstantOp | None:
     """The constant a te.compute yields at every point (zeros, full), or None."""
     if not isinstance(op, ComputeOp):
@@ -150,7 +168,7 @@ def slice_assignment(op: ScatterOp, whole: Sequence[SSAValue]) -> list[tuple[SSA
         if isinstance(owner, arith.AddiOp):
             for a, c in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
                 if isinstance(a.owner, Block) and static_extent(c) is not None:
-                    arg, offset = a, static_extent(c) or 0
+                    arg, offset = a, static_extent(c) or 0  # not None: checked
                     break
         if not isinstance(arg.owner, Block) or arg.owner is not block or any(arg is a for a, _, _ in out):
             return None

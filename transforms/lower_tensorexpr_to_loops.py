@@ -559,11 +559,12 @@ class _FunctionLowering:
         if op.base in self.fills:  # a constant base: filled here, never copied
             fill, _ = self.fills[op.base]
             buf = self.allocate(op.result, self.extents(fill))
-            block = _assigned_block(fill, op)
+            blocks = _blocks(fill, op)
             if _overwritten(fill, op):
                 pass  # slice assignments cover it: nothing reads the fill
-            elif block is not None:
-                self.fill_outside(fill, buf, *block)
+            elif blocks is not None and len(blocks) == 1:
+                (d, (lo, hi)), = blocks.items()
+                self.fill_outside(fill, buf, d, lo, hi)
             else:
                 self.lower_compute(fill, buf)
         else:
@@ -639,9 +640,9 @@ class _FunctionLowering:
         term = body.terminator
         assert isinstance(term, te.UpdateOp)
         target = term.indices[dim]
-        body.only = _slice(target, body.block)
+        body.only = te.body_slice([target], body.block)
         needed = max((body.order.index(a) + 1 for a in body.block.args
-                      if a in _slice_args(target, body.block)), default=0)
+                      if a in te.body_args([target], body.block)), default=0)
         key = extents[0]
         if key not in self.teams:  # shared (the first scatter's chunk), so siblings can share a loop
             worth = self.b.insert(arith.CeilDivUIOp(extents[0], self.index(min_chunk))).result
@@ -684,29 +685,32 @@ def _scatter_base_fill(op: Operation) -> bool:
                for u in op.results[0].uses)
 
 
+def _blocks(fill: te.ComputeOp, op: te.ScatterOp) -> dict[int, tuple[int, int]] | None:
+    """The blocks [lo, hi) of static dims of `fill` that an "assign" slice assignment
+    `op` writes (every other dim whole), or None for any other scatter."""
+    dims = te.slice_assignment(op, list(fill.extents))
+    if op.kind.data != "assign" or dims is None:
+        return None
+    blocks = {d: (offset, offset + n) for d, (_, offset, n) in enumerate(dims) if n is not None}
+    return None if any(te.static_extent(fill.extents[d]) is None for d in blocks) else blocks
+
+
 def _overwritten(fill: te.ComputeOp, first: te.ScatterOp) -> bool:
     """Whether the chain of "assign" scatters from `first` (each the only reader of the
     one before) stores every element of `fill` before anything reads it: slice
     assignments (e3nn's `out[:, a:b] = ...` for each block of a concatenation) whose
     blocks tile one dim and cover the others whole. Then the fill is never seen."""
-    t = fill.result.type
-    assert isinstance(t, TensorType)
-    shape = t.get_shape()
     covered: list[tuple[int, int]] = []
     split: int | None = None
     op: te.ScatterOp | None = first
     while op is not None:
-        dims = te.slice_assignment(op, list(fill.extents))
-        if op.kind.data != "assign" or dims is None:
+        blocks = _blocks(fill, op)
+        if blocks is None or len(blocks) > 1 or split not in (None, *blocks):
             return False
-        blocks = {d: (offset, offset + n) for d, (_, offset, n) in enumerate(dims) if n is not None}
-        for d, interval in blocks.items():
-            if split not in (None, d) or shape[d] == DYNAMIC_INDEX:
-                return False
-            split = d
-            covered.append(interval)
         if not blocks:
             return True  # one scatter assigns everything
+        (split, interval), = blocks.items()
+        covered.append(interval)
         uses = list(op.result.uses)
         nxt = uses[0].operation if len(uses) == 1 else None
         op = nxt if isinstance(nxt, te.ScatterOp) and nxt.base is op.result and uses[0].index == 0 else None
@@ -715,37 +719,7 @@ def _overwritten(fill: te.ComputeOp, first: te.ScatterOp) -> bool:
         if lo > end:
             return False
         end = max(end, hi)
-    return split is not None and end >= shape[split]
-
-
-def _assigned_block(fill: te.ComputeOp, op: te.ScatterOp) -> tuple[int, int, int] | None:
-    """(d, lo, hi) when `op` assigns the block [lo, hi) of a static dim d of `fill`
-    (every other dim whole): the fill is needed only around it."""
-    dims = te.slice_assignment(op, list(fill.extents))
-    if op.kind.data != "assign" or dims is None:
-        return None
-    partial = [(d, offset, offset + n) for d, (_, offset, n) in enumerate(dims) if n is not None]
-    if len(partial) != 1 or te.static_extent(fill.extents[partial[0][0]]) is None:
-        return None
-    return partial[0]
-
-
-def _slice(v: SSAValue, block: Block) -> set[Operation]:
-    """The ops of `block` that `v` depends on (itself included)."""
-    ops: set[Operation] = set()
-    stack = [v]
-    while stack:
-        x = stack.pop()
-        if isinstance(x.owner, Operation) and x.owner.parent_block() is block and x.owner not in ops:
-            ops.add(x.owner)
-            stack.extend(x.owner.operands)
-    return ops
-
-
-def _slice_args(v: SSAValue, block: Block) -> set[SSAValue]:
-    """The block arguments `v` depends on."""
-    args = {x for o in _slice(v, block) for x in o.operands if isinstance(x, BlockArgument) and x.owner is block}
-    return args | ({v} if isinstance(v, BlockArgument) and v.owner is block else set())
+    return end >= (te.static_extent(fill.extents[split]) or 0)  # type: ignore[index]
 
 
 def _inside(v: SSAValue, block: Block) -> bool:

@@ -40,22 +40,10 @@ INDEX_ARITH = (arith.AddiOp, arith.MuliOp, arith.SubiOp, arith.DivUIOp, arith.Re
 def _index_slice(load: te.LoadOp, block: Block) -> list[Operation] | None:
     """The body ops computing load's indices, in order; None when one is not index
     arithmetic (a gather through te.index, a value loaded from data)."""
-    needed: set[Operation] = set()
-    stack = [v for v in load.indices]
-    while stack:
-        v = stack.pop()
-        owner = v.owner
-        if not isinstance(owner, Operation) or owner.parent_block() is not block or owner in needed:
-            continue  # a block argument, or a value from outside the body
-        if not isinstance(owner, INDEX_ARITH):
-            return None
-        needed.add(owner)
-        stack.extend(owner.operands)
+    needed = te.body_slice(load.indices, block)
+    if not all(isinstance(o, INDEX_ARITH) for o in needed):
+        return None
     return [o for o in block.ops if o in needed]
-
-
-def _args_used(load: te.LoadOp, block: Block) -> set[SSAValue]:
-    return {a for a in block.args if any(i in te.dependents(block, a) for i in load.indices)}
 
 
 def _along_row(load: te.LoadOp, row: SSAValue, block: Block) -> bool:
@@ -100,7 +88,7 @@ def _rewrite(op: te.ReduceOp) -> None:
         t = load.tensor.type
         if not (isinstance(t, TensorType) and t.has_static_shape() and t.element_count() <= MAX_ELEMENTS):
             continue
-        used = _args_used(load, block)
+        used = te.body_args(load.indices, block)
         if row not in used or not used <= static or _along_row(load, row, block):
             continue
         slice_ = _index_slice(load, block)

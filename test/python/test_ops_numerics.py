@@ -330,6 +330,9 @@ INDEXING = [
     # a concatenation by slice assignment (e3nn's): zeros, blocks of columns; covering every
     # column (the zeros are never stored) and leaving a gap (they are)
     C("slice-assign-concat", lambda a, b: _assigned(a, b, 0, 2), [X("N", 2), X("N", 3)], "slice_scatter", grad=(0, 1)),
+    # their gradients: zeros around each block (filled only there), a concatenation's blocks
+    C("slice-and-cat-backward", lambda x: (torch.sin(x[:, 1:3]), torch.cat([x[:, :1] * 2, x[:, 1:] ** 3], 1)),
+      [X("N", 5)], ["slice.Tensor", "cat"]),
     C("slice-assign-gap", lambda a, b: _assigned(a, b, 0, 3), [X("N", 2), X("N", 3)], "slice_scatter", grad=(0, 1)),
     C("slice_scatter-dynamic", lambda x: torch.slice_scatter(x, torch.sin(x[::2]), 0, step=2), [X("M", 3)], "slice_scatter", sizes=SIZES_M),
     C("select_scatter", lambda x, s, t: (torch.select_scatter(x, s, 1, 0), torch.select_scatter(x, t, 0, -1), torch.select_scatter(x, t, 0, 0)),
