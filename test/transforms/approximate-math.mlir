@@ -3,9 +3,12 @@
 
 // approximate-math: math.exp, math.log, math.log1p, math.expm1 and math.tanh on f32
 // become branch-free arith (so that a loop around them vectorizes): exp by
-// clamping to [ln(FLT_MIN), 88.72], n = floor(x log2(e) + 1/2), a two-constant
-// (Cody-Waite) reduction r = x - n ln2, a degree-7 polynomial in r by Horner's rule
-// and 2^n built from exponent bits in two halves (shrsi, + 127, shli 23, bitcast);
+// clamping to [ln(FLT_MIN), 88.72] (compare and select: plain max / min
+// instructions), n = floor(x log2(e) + 1/2), a two-constant (Cody-Waite) reduction
+// r = x - n ln2, a degree-7 polynomial in r by Horner's rule (reduction and Horner
+// steps as mulf + addf marked fastmath<contract>: one FMA instruction each where
+// the CPU has FMA) and 2^n built from exponent bits in two halves (shrsi, + 127,
+// shli 23, bitcast);
 // log by splitting the bits of x into exponent (shrsi 23 - 127) and mantissa
 // (andi 0x7FFFFF, ori 0x3F800000 = 1.0), an atanh series in s = (m - 1) / (m + 1),
 // and selects for 0, negative, +inf and NaN; log1p, expm1 and tanh on top of them.
@@ -38,42 +41,44 @@ func.func @exp(%x: f32) -> f32 {
 // CHECK:      builtin.module {
 // CHECK-NEXT:   func.func @exp(%x: f32) -> f32 {
 // CHECK-NEXT:     [[LO:%[0-9]+]] = arith.constant -87.3365402 : f32
-// CHECK-NEXT:     [[MAX:%[0-9]+]] = arith.maximumf %x, [[LO]] : f32
 // CHECK-NEXT:     [[HI:%[0-9]+]] = arith.constant 88.7228394 : f32
-// CHECK-NEXT:     [[XC:%[0-9]+]] = arith.minimumf [[MAX]], [[HI]] : f32
+// CHECK-NEXT:     [[BELOW:%[0-9]+]] = arith.cmpf olt, %x, [[LO]] : f32
+// CHECK-NEXT:     [[MAX:%[0-9]+]] = arith.select [[BELOW]], [[LO]], %x : f32
+// CHECK-NEXT:     [[ABOVE:%[0-9]+]] = arith.cmpf ogt, [[MAX]], [[HI]] : f32
+// CHECK-NEXT:     [[XC:%[0-9]+]] = arith.select [[ABOVE]], [[HI]], [[MAX]] : f32
 // CHECK-NEXT:     [[LOG2E:%[0-9]+]] = arith.constant 1.44269502 : f32
-// CHECK-NEXT:     [[XL:%[0-9]+]] = arith.mulf [[XC]], [[LOG2E]] : f32
 // CHECK-NEXT:     [[HALF:%[0-9]+]] = arith.constant 5.000000e-01 : f32
-// CHECK-NEXT:     [[XH:%[0-9]+]] = arith.addf [[XL]], [[HALF]] : f32
+// CHECK-NEXT:     [[MXH:%[0-9]+]] = arith.mulf [[XC]], [[LOG2E]] fastmath<contract> : f32
+// CHECK-NEXT:     [[XH:%[0-9]+]] = arith.addf [[MXH]], [[HALF]] fastmath<contract> : f32
 // CHECK-NEXT:     [[N:%[0-9]+]] = math.floor [[XH]] : f32
-// CHECK-NEXT:     [[LN2HI:%[0-9]+]] = arith.constant 0.693145752 : f32
-// CHECK-NEXT:     [[NHI:%[0-9]+]] = arith.mulf [[N]], [[LN2HI]] : f32
-// CHECK-NEXT:     [[R1:%[0-9]+]] = arith.subf [[XC]], [[NHI]] : f32
-// CHECK-NEXT:     [[LN2LO:%[0-9]+]] = arith.constant 1.42860677e-06 : f32
-// CHECK-NEXT:     [[NLO:%[0-9]+]] = arith.mulf [[N]], [[LN2LO]] : f32
-// CHECK-NEXT:     [[R:%[0-9]+]] = arith.subf [[R1]], [[NLO]] : f32
+// CHECK-NEXT:     [[LN2LO:%[0-9]+]] = arith.constant -1.42860677e-06 : f32
+// CHECK-NEXT:     [[LN2HI:%[0-9]+]] = arith.constant -0.693145752 : f32
+// CHECK-NEXT:     [[MR1:%[0-9]+]] = arith.mulf [[N]], [[LN2HI]] fastmath<contract> : f32
+// CHECK-NEXT:     [[R1:%[0-9]+]] = arith.addf [[MR1]], [[XC]] fastmath<contract> : f32
+// CHECK-NEXT:     [[MR:%[0-9]+]] = arith.mulf [[N]], [[LN2LO]] fastmath<contract> : f32
+// CHECK-NEXT:     [[R:%[0-9]+]] = arith.addf [[MR]], [[R1]] fastmath<contract> : f32
 // CHECK-NEXT:     [[K7:%[0-9]+]] = arith.constant 0.000198412701 : f32
-// CHECK-NEXT:     [[H7:%[0-9]+]] = arith.mulf [[K7]], [[R]] : f32
 // CHECK-NEXT:     [[K6:%[0-9]+]] = arith.constant 0.00138888892 : f32
-// CHECK-NEXT:     [[H6:%[0-9]+]] = arith.addf [[H7]], [[K6]] : f32
-// CHECK-NEXT:     [[H6R:%[0-9]+]] = arith.mulf [[H6]], [[R]] : f32
+// CHECK-NEXT:     [[MH6:%[0-9]+]] = arith.mulf [[K7]], [[R]] fastmath<contract> : f32
+// CHECK-NEXT:     [[H6:%[0-9]+]] = arith.addf [[MH6]], [[K6]] fastmath<contract> : f32
 // CHECK-NEXT:     [[K5:%[0-9]+]] = arith.constant 0.00833333377 : f32
-// CHECK-NEXT:     [[H5:%[0-9]+]] = arith.addf [[H6R]], [[K5]] : f32
-// CHECK-NEXT:     [[H5R:%[0-9]+]] = arith.mulf [[H5]], [[R]] : f32
+// CHECK-NEXT:     [[MH5:%[0-9]+]] = arith.mulf [[H6]], [[R]] fastmath<contract> : f32
+// CHECK-NEXT:     [[H5:%[0-9]+]] = arith.addf [[MH5]], [[K5]] fastmath<contract> : f32
 // CHECK-NEXT:     [[K4:%[0-9]+]] = arith.constant 0.0416666679 : f32
-// CHECK-NEXT:     [[H4:%[0-9]+]] = arith.addf [[H5R]], [[K4]] : f32
-// CHECK-NEXT:     [[H4R:%[0-9]+]] = arith.mulf [[H4]], [[R]] : f32
+// CHECK-NEXT:     [[MH4:%[0-9]+]] = arith.mulf [[H5]], [[R]] fastmath<contract> : f32
+// CHECK-NEXT:     [[H4:%[0-9]+]] = arith.addf [[MH4]], [[K4]] fastmath<contract> : f32
 // CHECK-NEXT:     [[K3:%[0-9]+]] = arith.constant 0.166666672 : f32
-// CHECK-NEXT:     [[H3:%[0-9]+]] = arith.addf [[H4R]], [[K3]] : f32
-// CHECK-NEXT:     [[H3R:%[0-9]+]] = arith.mulf [[H3]], [[R]] : f32
+// CHECK-NEXT:     [[MH3:%[0-9]+]] = arith.mulf [[H4]], [[R]] fastmath<contract> : f32
+// CHECK-NEXT:     [[H3:%[0-9]+]] = arith.addf [[MH3]], [[K3]] fastmath<contract> : f32
 // CHECK-NEXT:     [[K2:%[0-9]+]] = arith.constant 5.000000e-01 : f32
-// CHECK-NEXT:     [[H2:%[0-9]+]] = arith.addf [[H3R]], [[K2]] : f32
-// CHECK-NEXT:     [[H2R:%[0-9]+]] = arith.mulf [[H2]], [[R]] : f32
+// CHECK-NEXT:     [[MH2:%[0-9]+]] = arith.mulf [[H3]], [[R]] fastmath<contract> : f32
+// CHECK-NEXT:     [[H2:%[0-9]+]] = arith.addf [[MH2]], [[K2]] fastmath<contract> : f32
 // CHECK-NEXT:     [[K1:%[0-9]+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:     [[H1:%[0-9]+]] = arith.addf [[H2R]], [[K1]] : f32
-// CHECK-NEXT:     [[H1R:%[0-9]+]] = arith.mulf [[H1]], [[R]] : f32
+// CHECK-NEXT:     [[MH1:%[0-9]+]] = arith.mulf [[H2]], [[R]] fastmath<contract> : f32
+// CHECK-NEXT:     [[H1:%[0-9]+]] = arith.addf [[MH1]], [[K1]] fastmath<contract> : f32
 // CHECK-NEXT:     [[K0:%[0-9]+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:     [[P:%[0-9]+]] = arith.addf [[H1R]], [[K0]] : f32
+// CHECK-NEXT:     [[MP:%[0-9]+]] = arith.mulf [[H1]], [[R]] fastmath<contract> : f32
+// CHECK-NEXT:     [[P:%[0-9]+]] = arith.addf [[MP]], [[K0]] fastmath<contract> : f32
 // CHECK-NEXT:     [[NI:%[0-9]+]] = arith.fptosi [[N]] : f32 to i32
 // CHECK-NEXT:     [[ONE:%[0-9]+]] = arith.constant 1 : i32
 // CHECK-NEXT:     [[NH:%[0-9]+]] = arith.shrsi [[NI]], [[ONE]] : i32
@@ -151,21 +156,21 @@ func.func @log(%x: f32) -> f32 {
 // CHECK-NEXT:     [[S:%[0-9]+]] = arith.divf [[NUM]], [[DEN]] : f32
 // CHECK-NEXT:     [[SS:%[0-9]+]] = arith.mulf [[S]], [[S]] : f32
 // CHECK-NEXT:     [[K5:%[0-9]+]] = arith.constant 0.181818187 : f32
-// CHECK-NEXT:     [[H5:%[0-9]+]] = arith.mulf [[K5]], [[SS]] : f32
 // CHECK-NEXT:     [[K4:%[0-9]+]] = arith.constant 0.222222224 : f32
-// CHECK-NEXT:     [[H4:%[0-9]+]] = arith.addf [[H5]], [[K4]] : f32
-// CHECK-NEXT:     [[H4S:%[0-9]+]] = arith.mulf [[H4]], [[SS]] : f32
+// CHECK-NEXT:     [[MH4:%[0-9]+]] = arith.mulf [[K5]], [[SS]] fastmath<contract> : f32
+// CHECK-NEXT:     [[H4:%[0-9]+]] = arith.addf [[MH4]], [[K4]] fastmath<contract> : f32
 // CHECK-NEXT:     [[K3:%[0-9]+]] = arith.constant 0.285714298 : f32
-// CHECK-NEXT:     [[H3:%[0-9]+]] = arith.addf [[H4S]], [[K3]] : f32
-// CHECK-NEXT:     [[H3S:%[0-9]+]] = arith.mulf [[H3]], [[SS]] : f32
+// CHECK-NEXT:     [[MH3:%[0-9]+]] = arith.mulf [[H4]], [[SS]] fastmath<contract> : f32
+// CHECK-NEXT:     [[H3:%[0-9]+]] = arith.addf [[MH3]], [[K3]] fastmath<contract> : f32
 // CHECK-NEXT:     [[K2:%[0-9]+]] = arith.constant 4.000000e-01 : f32
-// CHECK-NEXT:     [[H2:%[0-9]+]] = arith.addf [[H3S]], [[K2]] : f32
-// CHECK-NEXT:     [[H2S:%[0-9]+]] = arith.mulf [[H2]], [[SS]] : f32
+// CHECK-NEXT:     [[MH2:%[0-9]+]] = arith.mulf [[H3]], [[SS]] fastmath<contract> : f32
+// CHECK-NEXT:     [[H2:%[0-9]+]] = arith.addf [[MH2]], [[K2]] fastmath<contract> : f32
 // CHECK-NEXT:     [[K1:%[0-9]+]] = arith.constant 0.666666687 : f32
-// CHECK-NEXT:     [[H1:%[0-9]+]] = arith.addf [[H2S]], [[K1]] : f32
-// CHECK-NEXT:     [[H1S:%[0-9]+]] = arith.mulf [[H1]], [[SS]] : f32
+// CHECK-NEXT:     [[MH1:%[0-9]+]] = arith.mulf [[H2]], [[SS]] fastmath<contract> : f32
+// CHECK-NEXT:     [[H1:%[0-9]+]] = arith.addf [[MH1]], [[K1]] fastmath<contract> : f32
 // CHECK-NEXT:     [[K0:%[0-9]+]] = arith.constant 2.000000e+00 : f32
-// CHECK-NEXT:     [[H0:%[0-9]+]] = arith.addf [[H1S]], [[K0]] : f32
+// CHECK-NEXT:     [[MH0:%[0-9]+]] = arith.mulf [[H1]], [[SS]] fastmath<contract> : f32
+// CHECK-NEXT:     [[H0:%[0-9]+]] = arith.addf [[MH0]], [[K0]] fastmath<contract> : f32
 // CHECK-NEXT:     [[SERIES:%[0-9]+]] = arith.mulf [[S]], [[H0]] : f32
 // CHECK-NEXT:     [[LN2:%[0-9]+]] = arith.constant 0.693147182 : f32
 // CHECK-NEXT:     [[ELN2:%[0-9]+]] = arith.mulf [[EF]], [[LN2]] : f32
@@ -235,14 +240,18 @@ func.func @expm1(%x: f32) -> f32 {
 // CHECK-NEXT: builtin.module {
 // CHECK-NEXT:   func.func @expm1(%x: f32) -> f32 {
 // CHECK-NEXT:     [[K8:%[0-9]+]] = arith.constant 2.48015876e-05 : f32
-// CHECK-NEXT:     {{%[0-9]+}} = arith.mulf [[K8]], %x : f32
+// CHECK-NEXT:     [[K7:%[0-9]+]] = arith.constant 0.000198412701 : f32
+// CHECK-NEXT:     [[MUL:%[0-9]+]] = arith.mulf [[K8]], %x fastmath<contract> : f32
+// CHECK-NEXT:     {{%[0-9]+}} = arith.addf [[MUL]], [[K7]] fastmath<contract> : f32
 // CHECK:          [[K0:%[0-9]+]] = arith.constant -0.000000e+00 : f32
-// CHECK-NEXT:     [[SMALL:%[0-9]+]] = arith.addf {{%[0-9]+}}, [[K0]] : f32
+// CHECK-NEXT:     [[MSMALL:%[0-9]+]] = arith.mulf {{%[0-9]+}}, %x fastmath<contract> : f32
+// CHECK-NEXT:     [[SMALL:%[0-9]+]] = arith.addf [[MSMALL]], [[K0]] fastmath<contract> : f32
 // CHECK-NEXT:     [[A:%[0-9]+]] = math.absf %x : f32
 // CHECK-NEXT:     [[HALF:%[0-9]+]] = arith.constant 5.000000e-01 : f32
 // CHECK-NEXT:     [[NEAR0:%[0-9]+]] = arith.cmpf olt, [[A]], [[HALF]] : f32
 // CHECK-NEXT:     [[LO:%[0-9]+]] = arith.constant -87.3365402 : f32
-// CHECK-NEXT:     {{%[0-9]+}} = arith.maximumf %x, [[LO]] : f32
+// CHECK-NEXT:     {{%[0-9]+}} = arith.constant 88.7228394 : f32
+// CHECK-NEXT:     {{%[0-9]+}} = arith.cmpf olt, %x, [[LO]] : f32
 // CHECK:          {{%[0-9]+}} = math.floor {{%[0-9]+}} : f32
 // CHECK:          {{%[0-9]+}} = arith.shli {{%[0-9]+}}, {{%[0-9]+}} : i32
 // CHECK:          [[ISNAN1:%[0-9]+]] = arith.cmpf uno, %x, %x : f32
@@ -269,7 +278,9 @@ func.func @tanh(%x: f32) -> f32 {
 // CHECK-NEXT:     [[A:%[0-9]+]] = math.absf %x : f32
 // CHECK-NEXT:     [[A2:%[0-9]+]] = arith.addf [[A]], [[A]] : f32
 // CHECK-NEXT:     [[K8:%[0-9]+]] = arith.constant 2.48015876e-05 : f32
-// CHECK-NEXT:     {{%[0-9]+}} = arith.mulf [[K8]], [[A2]] : f32
+// CHECK-NEXT:     [[K7:%[0-9]+]] = arith.constant 0.000198412701 : f32
+// CHECK-NEXT:     [[MUL:%[0-9]+]] = arith.mulf [[K8]], [[A2]] fastmath<contract> : f32
+// CHECK-NEXT:     {{%[0-9]+}} = arith.addf [[MUL]], [[K7]] fastmath<contract> : f32
 // CHECK:          {{%[0-9]+}} = math.floor {{%[0-9]+}} : f32
 // CHECK:          {{%[0-9]+}} = arith.shli {{%[0-9]+}}, {{%[0-9]+}} : i32
 // CHECK:          [[ISNANE:%[0-9]+]] = arith.cmpf uno, [[A2]], [[A2]] : f32
@@ -313,8 +324,9 @@ func.func @nested(%n: index, %buf: memref<?xf32>) {
 // CHECK-NEXT:     %c1 = arith.constant 1 : index
 // CHECK-NEXT:     scf.for %i = %c0 to %n step %c1 {
 // CHECK-NEXT:       %v = memref.load %buf[%i] : memref<?xf32>
-// CHECK-NEXT:       {{%[0-9]+}} = arith.constant -87.3365402 : f32
-// CHECK-NEXT:       {{%[0-9]+}} = arith.maximumf %v, {{%[0-9]+}} : f32
+// CHECK-NEXT:       [[LO:%[0-9]+]] = arith.constant -87.3365402 : f32
+// CHECK-NEXT:       {{%[0-9]+}} = arith.constant 88.7228394 : f32
+// CHECK-NEXT:       {{%[0-9]+}} = arith.cmpf olt, %v, [[LO]] : f32
 // CHECK-NOT:        math.exp
 // CHECK:            [[ISNAN:%[0-9]+]] = arith.cmpf uno, %v, %v : f32
 // CHECK-NEXT:       %e = arith.select [[ISNAN]], %v, {{%[0-9]+}} : f32
@@ -340,10 +352,10 @@ func.func @f64(%x: f64) -> f64 {
 // CHECK-NEXT: builtin.module {
 // CHECK-NEXT:   func.func @f64(%x: f64) -> f64 {
 // CHECK-NEXT:     [[LO:%[0-9]+]] = arith.constant -708.39641853226408 : f64
-// CHECK-NEXT:     [[MAX:%[0-9]+]] = arith.maximumf %x, [[LO]] : f64
 // CHECK-NEXT:     [[HI:%[0-9]+]] = arith.constant 709.78271289338397 : f64
-// CHECK:          arith.constant 0.69314718036912382 : f64
-// CHECK:          arith.constant 1.9082149292705877e-10 : f64
+// CHECK-NEXT:     {{%[0-9]+}} = arith.cmpf olt, %x, [[LO]] : f64
+// CHECK:          arith.constant -1.9082149292705877e-10 : f64
+// CHECK:          arith.constant -0.69314718036912382 : f64
 // CHECK:          arith.constant 1.6059043836821613e-10 : f64
 // CHECK:          [[N:%[0-9]+]] = arith.fptosi {{%[0-9]+}} : f64 to i64
 // CHECK:          [[BIAS:%[0-9]+]] = arith.constant 1023 : i64
