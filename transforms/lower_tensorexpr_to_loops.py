@@ -585,9 +585,9 @@ class _FunctionLowering:
 
         extents = [self.extents(op)[d] for d in order]
         part = op.attributes.get("te.partition")
-        if not isinstance(part, IntegerAttr):
+        if not isinstance(part, IntegerAttr):  # rows disjoint across the outermost loop, or sequential
             body.enter(self.b, [])
-            self.nest(self.b, extents, update, enter=body.enter)
+            self.nest(self.b, extents, update, enter=body.enter, parallel=_parallel(op))
             return
         self.lower_scatter_partitioned(body, extents, update, part.value.data, buf, _parallel(op) or 1)
 

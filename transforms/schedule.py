@@ -33,7 +33,10 @@ each parallel loop costs an outlined function and a launcher at compile time.
 A scatter's updates may collide, so its threads split the base instead
 (`te.partition = d`: dim d, indexed by data and sized by a symbol, in one row
 block per thread); each thread scans the whole update space and applies the
-updates landing in its block, so every row sums in the sequential order.
+updates landing in its block, so every row sums in the sequential order. A
+scatter whose update lands in row i of the base at iteration i of its outermost
+loop (a slice assignment: `out[e, j + 32] = ...` over [E, 96]) cannot collide
+across that loop, which then runs on threads as a compute's does.
 """
 
 from __future__ import annotations
@@ -174,6 +177,17 @@ def partition_dim(op: te.ScatterOp) -> int | None:
     return None
 
 
+def rows_disjoint(op: te.ScatterOp) -> bool:
+    """Iteration i of the outermost loop (sized by a symbol) updates row i of the
+    base and no other: different iterations never touch the same element."""
+    space = op.space()
+    if not space or te.static_extent(space[0]) is not None:
+        return False
+    update = op.body.block.last_op
+    assert isinstance(update, te.UpdateOp)
+    return op.body.block.args[0] in update.indices
+
+
 def _base_extents(op: te.ScatterOp) -> list[int | None]:
     t = op.base.type
     assert isinstance(t, TensorType)
@@ -187,7 +201,7 @@ def min_chunk(op: te.ComputeOp | te.ReduceOp | te.ScatterOp, order: list[int]) -
         return None
     space = op.space()
     if isinstance(op, te.ScatterOp):
-        if partition_dim(op) is None:
+        if partition_dim(op) is None and not rows_disjoint(op):
             return None
     elif order[0] >= op.rank() or te.static_extent(space[order[0]]) is not None:
         return None
@@ -227,5 +241,5 @@ class SchedulePass(ModulePass):
                         chunk = -(-chunk // rows)
                 if chunk is not None:
                     o.attributes["te.parallel"] = IntegerAttr(chunk, 64)
-                if isinstance(o, te.ScatterOp) and chunk is not None:
+                if isinstance(o, te.ScatterOp) and chunk is not None and not rows_disjoint(o):
                     o.attributes["te.partition"] = IntegerAttr(partition_dim(o), 64)

@@ -353,3 +353,43 @@ func.func @x_b_tile(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]},
 // GONE-NOT:   memref.load %b
 // GONE-NOT:   memref.load %out0
 
+// -----
+// A slice assignment with te.parallel and no te.partition (rows disjoint across
+// the loop over e, see schedule): its loop nest, as a sequential one would be, with
+// the outermost loop an scf.parallel (chunks of 53 rows); the base is written in
+// place (its only reader), no copy.
+func.func @slice_assign(%E: index, %x: tensor<?x96xf64> {te.dims = ["E", 96 : i64]}, %y: tensor<?xf64> {te.dims = ["E"]}) -> tensor<?x128xf64> {
+  %c128 = arith.constant 128 : index
+  %c96 = arith.constant 96 : index
+  %c32 = arith.constant 32 : index
+  %base = te.compute [%E, %c128] : tensor<?x128xf64> {
+  ^bb0(%i: index, %j: index):
+    %v = te.load %y[%i] : tensor<?xf64> -> f64
+    te.yield %v : f64
+  }
+  %a = te.scatter "assign" %base over [%E, %c96] {te.parallel = 53 : i64} : tensor<?x128xf64> -> tensor<?x128xf64> {
+  ^bb0(%e: index, %j: index):
+    %v = te.load %x[%e, %j] : tensor<?x96xf64> -> f64
+    %w = te.load %y[%e] : tensor<?xf64> -> f64
+    %p = arith.mulf %v, %w : f64
+    %col = arith.addi %j, %c32 : index
+    te.update [%e, %col], %p : f64
+  }
+  func.return %a : tensor<?x128xf64>
+}
+// CHECK-LABEL: func.func @slice_assign(
+// CHECK:       "scf.parallel"([[C0:%[0-9]+]], %E, [[C1:%[0-9]+]]) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+// CHECK-NEXT:  ^bb0([[E:%[0-9]+]]: index):
+// CHECK-NEXT:    [[W:%[0-9]+]] = memref.load %y{{\[}}[[E]]] : memref<?xf64>
+// CHECK-NEXT:    scf.for [[J:%[0-9]+]] = [[C0]] to %c96 step [[C1]] {
+// CHECK:           %p = arith.mulf {{%[0-9]+}}, [[W]] : f64
+// CHECK-NEXT:      %col = arith.addi [[J]], %c32 : index
+// CHECK-NEXT:      [[ROW:%[0-9]+]] = arith.muli [[E]], %c128 : index
+// CHECK-NEXT:      [[AT:%[0-9]+]] = arith.addi [[ROW]], %col : index
+// CHECK-NEXT:      memref.store %p, %out0{{\[}}[[AT]]] : memref<?xf64>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    scf.reduce
+// CHECK-NEXT:  }) {loops.min_chunk = 53 : i64} : (index, index, index) -> ()
+// GONE-LABEL:  func.func @slice_assign(
+// GONE-NOT:    %part
+// GONE-NOT:    scf.if

@@ -10,7 +10,8 @@
 // a reduction dim accumulates: loops (dynamic output dims, reduction dims, static
 // output dims). The outermost loop goes parallel when it is an output dim sized by
 // a symbol; a te.scatter instead splits its base along a data-indexed, symbol-sized
-// dim (te.partition) among threads. An accumulating te.reduce whose values along
+// dim (te.partition) among threads, unless iteration i of its outermost loop
+// updates row i only (a slice assignment): then that loop goes parallel as well. An accumulating te.reduce whose values along
 // its row J are loads along J and float arithmetic keeps register tiles of its
 // outputs in vector registers: te.vector = the widest lane count dividing J (here
 // for 512-bit registers: 16 x f32), te.tile = [rows, vectors] of one tile, the
@@ -150,3 +151,34 @@ func.func @rows(%E: index, %x: tensor<?x32xf32>, %b: tensor<32x20xf32>) -> (tens
 // CHECK:       %z = te.reduce "add" [%E, %c20] over [%c32] {te.order = array<i64: 0, 2, 1>, te.parallel = 3 : i64} : tensor<?x20xf32> {
 // CHECK:       %u = te.reduce "add" [%E, %c20] over [%c32] {te.order = array<i64: 0, 2, 1>, te.vector = 4 : i64, te.tile = array<i64: 5, 5>, te.parallel = 1 : i64} : tensor<?x20xf32> {
 // GONE-LABEL: func.func @rows(
+
+// -----
+// A slice assignment (concatenation: out[e, j + 32] = x[e, j] * y[e]) updates row e
+// at iteration e only: the loop over e goes parallel with no te.partition, in chunks
+// of ceil(20000 / (4 units: two loads, a multiply, an add * 96)) = 53 rows. A scatter whose rows at iteration e are
+// other rows (out[e + 1, j], the outermost loop not the row) stays sequential.
+func.func @slice_assign(%E: index, %base: tensor<?x128xf64>, %x: tensor<?x96xf64>, %y: tensor<?xf64>) -> (tensor<?x128xf64>, tensor<?x128xf64>) {
+  %c96 = arith.constant 96 : index
+  %c32 = arith.constant 32 : index
+  %c1 = arith.constant 1 : index
+  %a = te.scatter "assign" %base over [%E, %c96] : tensor<?x128xf64> -> tensor<?x128xf64> {
+  ^bb0(%e: index, %j: index):
+    %v = te.load %x[%e, %j] : tensor<?x96xf64> -> f64
+    %w = te.load %y[%e] : tensor<?xf64> -> f64
+    %p = arith.mulf %v, %w : f64
+    %col = arith.addi %j, %c32 : index
+    te.update [%e, %col], %p : f64
+  }
+  %b = te.scatter "assign" %base over [%E, %c96] : tensor<?x128xf64> -> tensor<?x128xf64> {
+  ^bb0(%e: index, %j: index):
+    %v = te.load %x[%e, %j] : tensor<?x96xf64> -> f64
+    %row = arith.addi %e, %c1 : index
+    te.update [%row, %j], %v : f64
+  }
+  func.return %a, %b : tensor<?x128xf64>, tensor<?x128xf64>
+}
+// CHECK-LABEL: func.func @slice_assign(
+// CHECK:       te.scatter "assign" %base over [%E, %c96] {te.parallel = 53 : i64} : tensor<?x128xf64> -> tensor<?x128xf64> {
+// CHECK:       te.scatter "assign" %base over [%E, %c96] : tensor<?x128xf64> -> tensor<?x128xf64> {
+// GONE-LABEL:  func.func @slice_assign(
+// GONE-NOT:    te.partition
