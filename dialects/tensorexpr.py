@@ -151,36 +151,61 @@ def constant_fill(op: Operation | None) -> arith.ConstantOp | None:
 
 def slice_assignment(op: ScatterOp, whole: Sequence[SSAValue]) -> list[tuple[SSAValue, int, int | None]] | None:
     """How a scatter writes a block of its base (`out[:, a:b] = ...`): per base dim d,
-    (the body argument indexing it, offset, extent), where the update index is the
-    argument or the argument plus a constant offset, each argument used once; the
-    extent is None when the argument runs over the whole dim (`whole[d]`, offset 0),
-    else a constant (a block [offset, offset + extent) of d). None for any other
-    scatter (an index from data, a diagonal, ...)."""
+    (the body argument indexing it, offset, extent), where the update index is a
+    running index (an argument, or `u * C + m` of two arguments, m running over
+    [0, C): a dim split-dims split) or one plus a constant offset, each argument used
+    in one index; the extent is None when the index runs over the whole dim
+    (`whole[d]`, offset 0), else a constant (a block [offset, offset + extent) of d).
+    None for any other scatter (an index from data, a diagonal, ...)."""
     block = op.body.block
     term = block.last_op
     assert isinstance(term, UpdateOp)
-    if len(term.indices) != len(block.args) or len(whole) != len(block.args):
+    if len(whole) != len(term.indices):
         return None
     out: list[tuple[SSAValue, int, int | None]] = []
+    used: list[SSAValue] = []
     for d, index in enumerate(term.indices):
-        arg, offset = index, 0
+        base, offset = index, 0
         owner = index.owner
         if isinstance(owner, arith.AddiOp):
             for a, c in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
-                if isinstance(a.owner, Block) and static_extent(c) is not None:
-                    arg, offset = a, static_extent(c) or 0  # not None: checked
+                if _running(op, a) is not None and static_extent(c) is not None:
+                    base, offset = a, static_extent(c) or 0  # not None: checked
                     break
-        if not isinstance(arg.owner, Block) or arg.owner is not block or any(arg is a for a, _, _ in out):
+        running = _running(op, base)
+        if running is None or any(a in used for a in running[0]):
             return None
-        extent = op.extents[arg.index]  # type: ignore[attr-defined]
-        n = static_extent(extent)
+        args, extent = running
+        used.extend(args)
+        n = static_extent(extent) if isinstance(extent, SSAValue) else extent
         if offset == 0 and (extent is whole[d] or n is not None and n == static_extent(whole[d])):
-            out.append((arg, 0, None))
+            out.append((args[0], 0, None))
         elif n is None:
             return None
         else:
-            out.append((arg, offset, n))
-    return out
+            out.append((args[0], offset, n))
+    return out if len(used) == len(block.args) else None
+
+
+def _running(op: ScatterOp, v: SSAValue) -> tuple[list[SSAValue], SSAValue | int] | None:
+    """The body arguments an update index runs over, and its extent: an argument and
+    its extent, or `u * C + m` (m over [0, C), u over a static extent U) and U * C."""
+    block = op.body.block
+    if v.owner is block:
+        return [v], op.extents[v.index]  # type: ignore[attr-defined]
+    owner = v.owner
+    if not isinstance(owner, arith.AddiOp):
+        return None
+    for scaled, m in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
+        mul = scaled.owner
+        if m.owner is not block or not isinstance(mul, arith.MuliOp):
+            continue
+        for u, c in ((mul.lhs, mul.rhs), (mul.rhs, mul.lhs)):
+            inner = static_extent(op.extents[m.index])  # type: ignore[attr-defined]
+            if u.owner is block and u is not m and inner is not None and static_extent(c) == inner:
+                outer = static_extent(op.extents[u.index])  # type: ignore[attr-defined]
+                return ([u, m], outer * inner) if outer is not None else None
+    return None
 
 
 def _check_body(op: IRDLOperation, block: Block, n_args: int, what: str) -> None:

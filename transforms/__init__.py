@@ -29,6 +29,12 @@ def _simplify_indices() -> type[ModulePass]:
     return SimplifyIndicesPass
 
 
+def _split_dims() -> type[ModulePass]:
+    from transforms.split_dims import SplitDimsPass
+
+    return SplitDimsPass
+
+
 def _pack_operands() -> type[ModulePass]:
     from transforms.pack_operands import PackOperandsPass
 
@@ -70,6 +76,7 @@ TRANSFORM_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-tensorexpr-to-loops": _lower_te,
     "fuse-elementwise": _fuse_elementwise,
     "simplify-indices": _simplify_indices,
+    "split-dims": _split_dims,
     "pack-operands": _pack_operands,
     "schedule": _schedule,
     "fuse-sibling-loops": _fuse_sibling_loops,
