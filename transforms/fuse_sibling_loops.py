@@ -12,6 +12,15 @@ the same exp. A loop and one of the next few loops with the same bounds and step
   Accesses are scalar and vector loads and stores (a register-blocked `x @ W`
   stores its rows with vector.store); any other op with a memory effect, or none
   declared, conflicts with everything;
+- or the second reads what the first writes, element by element (a producer and
+  its consumer: `s = sigmoid(h)` stored, then `h * s` read back): each such buffer
+  has one scalar store in the first loop and only scalar loads in the second, at
+  the same index of corresponding loop variables (nests of the same bounds, no
+  condition around the store), the index a row-major position of those variables
+  (`(i * C + j) + k` with j + k < C), so iteration i of the first loop writes
+  exactly what iteration i of the second reads and no other iteration writes it;
+  the second writes nothing the first touches. The element is then read right
+  after it is stored, from a register or the cache, not from memory.
 
 the ops between them move out of the way (those that depend on the first loop,
 through a value used anywhere in their regions or through memory, below the
@@ -27,7 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref, scf, vector
+from xdsl.dialects import arith, func, memref, scf, vector
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -106,7 +115,107 @@ def _fusible(a: Loop, b: Loop, status: set[SSAValue]) -> bool:
     if isinstance(a, scf.ParallelOp) and (a.initVals or b.initVals or len(a.lowerBound) != 1):
         return False
     fa, fb = _effects(a, status), _effects(b, status)
-    return bool(fa.reads & fb.reads) and not fa.conflicts(fb)
+    flow = fa.writes & fb.reads
+    if not flow:
+        return bool(fa.reads & fb.reads) and not fa.conflicts(fb)
+    if fa.unknown or fb.unknown or fb.writes & (fa.reads | fa.writes) or flow & fa.reads:
+        return False
+    return all(_pointwise(a, b, x) for x in flow)
+
+
+def _pointwise(a: Loop, b: Loop, x: SSAValue) -> bool:
+    """Whether iteration i of b reads buffer x only where iteration i of a stores
+    into it, and no other iteration of a does (see the module docstring)."""
+    if any(isinstance(o, vector.LoadOp | vector.StoreOp) and o.base is x for o in (*a.walk(), *b.walk())):
+        return False
+    stores = [o for o in a.walk() if isinstance(o, memref.StoreOp) and o.memref is x]
+    loads = [o for o in b.walk() if isinstance(o, memref.LoadOp) and o.memref is x]
+    if len(stores) != 1 or not loads:
+        return False
+    store = stores[0]
+    outer = _loops_between(store, a)
+    if outer is None or not _row_major(store.indices[0], [a, *outer]):
+        return False
+    for load in loads:
+        other = _loops_between(load, b)
+        if other is None or len(other) != len(outer) or any(_bounds(p) != _bounds(q) for p, q in zip(outer, other)):
+            return False
+        ivs = {p.body.block.args[0]: q.body.block.args[0] for p, q in zip([a, *outer], [b, *other])}
+        if not _same(store.indices[0], load.indices[0], ivs):
+            return False
+    return True
+
+
+def _loops_between(op: Operation, top: Loop) -> list[scf.ForOp] | None:
+    """The scf.for loops around op inside `top`, outermost first; None when another
+    op (a condition, a parallel loop) is in between."""
+    loops: list[scf.ForOp] = []
+    parent = op.parent_op()
+    while parent is not top:
+        if not isinstance(parent, scf.ForOp) or parent.iter_args:
+            return None
+        loops.insert(0, parent)
+        parent = parent.parent_op()
+    return loops
+
+
+def _row_major(index: SSAValue, loops: list[Loop]) -> bool:
+    """index = ((i0 * C1 + i1 [+ k1]) * C2 + i2 [+ k2]) ... over the variables of
+    `loops` (outermost first; i0 may also be i0 [+ k0], or P * C0 + i0 [+ k0] with P
+    defined outside them), each scaled loop from 0 by 1 to a constant n with
+    k + n <= C: distinct iterations of the outermost loop, distinct elements."""
+    last = loops[-1]
+    iv = last.body.block.args[0]
+    if len(loops) == 1 and (index is iv or _offset_of(index, iv) is not None):
+        return True
+    owner = index.owner
+    bounds = [te.static_extent(v) for v in _bounds(last)]
+    if not isinstance(owner, arith.AddiOp) or len(bounds) != 3 or bounds[0] != 0 or bounds[2] != 1 or bounds[1] is None:
+        return False
+    n = bounds[1]
+    for scaled, inner in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
+        offset = 0 if inner is iv else _offset_of(inner, iv)
+        mul = scaled.owner
+        if offset is None or not isinstance(mul, arith.MuliOp):
+            continue
+        for prefix, c in ((mul.lhs, mul.rhs), (mul.rhs, mul.lhs)):
+            width = te.static_extent(c)
+            if width is None or offset + n > width:
+                continue
+            if _row_major(prefix, loops[:-1]) if len(loops) > 1 else not _defined_in(prefix, last):
+                return True
+    return False
+
+
+def _defined_in(v: SSAValue, loop: Loop) -> bool:
+    """Whether v is computed inside `loop` (or is one of its variables)."""
+    op = v.owner.parent_op() if isinstance(v.owner, Block) else v.owner
+    return op is not None and (op is loop or loop.is_ancestor(op))
+
+
+def _offset_of(v: SSAValue, iv: SSAValue) -> int | None:
+    """k when v = iv + k for a constant k >= 0."""
+    owner = v.owner
+    if not isinstance(owner, arith.AddiOp):
+        return None
+    for x, c in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
+        k = te.static_extent(c)
+        if x is iv and k is not None and k >= 0:
+            return k
+    return None
+
+
+def _same(u: SSAValue, v: SSAValue, ivs: dict[SSAValue, SSAValue]) -> bool:
+    """u (in a's nest) and v (in b's) compute the same index: corresponding loop
+    variables, the same outside values, the same index arithmetic on them."""
+    if ivs.get(u, u) is v:
+        return True
+    x, y = u.owner, v.owner
+    if not isinstance(x, arith.AddiOp | arith.MuliOp | arith.ConstantOp) or type(x) is not type(y):
+        return False
+    if isinstance(x, arith.ConstantOp):
+        return x.value == y.value  # type: ignore[union-attr]
+    return all(_same(p, q, ivs) for p, q in zip(x.operands, y.operands))
 
 
 def _make_adjacent(a: Loop, b: Loop, status: set[SSAValue]) -> bool:

@@ -4,7 +4,9 @@
 // fuse-sibling-loops: a loop and one of the next 4 loops with the same bounds and
 // step (scf.for with scf.for, scf.parallel with scf.parallel) that read a common
 // buffer and neither writes what the other reads or writes become one loop running
-// both bodies; the
+// both bodies; so do a producer and its consumer when the consumer reads each
+// element the producer stores in the same iteration, at the same row-major index
+// of corresponding loop variables (see @producer_consumer); the
 // ops between them move out of the way (those using the first loop's results after
 // the second loop, the others before the first). Merged bodies are fused the same
 // way, so two inner reductions share one scf.for with two accumulators.
@@ -121,8 +123,9 @@ func.func @alloc_between(%E: index, %x: memref<?xf32>, %y: memref<?xf32>) {
 // GONE-NOT:   scf.parallel
 
 // -----
-// Not fused: the second loop reads what the first writes (%y); loops over
-// different ranges (%E, %N); loops sharing no buffer; scf.for with scf.parallel.
+// Not fused: the second loop reads what the first writes (%y) at another element
+// (the next one); loops over different ranges (%E, %N); loops sharing no buffer;
+// scf.for with scf.parallel.
 func.func @kept(%N: index, %E: index, %x: memref<?xf32>, %y: memref<?xf32>, %z: memref<?xf32>, %u: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -131,7 +134,8 @@ func.func @kept(%N: index, %E: index, %x: memref<?xf32>, %y: memref<?xf32>, %z: 
     memref.store %v, %y[%e] : memref<?xf32>
   }
   scf.for %e = %c0 to %E step %c1 {
-    %v = memref.load %y[%e] : memref<?xf32>
+    %f = arith.addi %e, %c1 : index
+    %v = memref.load %y[%f] : memref<?xf32>
     %w = memref.load %x[%e] : memref<?xf32>
     %s = arith.addf %v, %w : f32
     memref.store %s, %z[%e] : memref<?xf32>
@@ -158,7 +162,8 @@ func.func @kept(%N: index, %E: index, %x: memref<?xf32>, %y: memref<?xf32>, %z: 
 // CHECK-NEXT:   memref.store %v, %y[%e] : memref<?xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.for %e_1 = %c0 to %E step %c1 {
-// CHECK-NEXT:   %v_1 = memref.load %y[%e_1] : memref<?xf32>
+// CHECK-NEXT:   %f = arith.addi %e_1, %c1 : index
+// CHECK-NEXT:   %v_1 = memref.load %y[%f] : memref<?xf32>
 // CHECK-NEXT:   %w = memref.load %x[%e_1] : memref<?xf32>
 // CHECK-NEXT:   %s = arith.addf %v_1, %w : f32
 // CHECK-NEXT:   memref.store %s, %z[%e_1] : memref<?xf32>
@@ -378,3 +383,106 @@ func.func @vector_write(%E: index, %x: memref<?xf32>, %y: memref<?xf32>, %other:
 // CHECK-NEXT: func.return
 // GONE-LABEL: @vector_write(
 // GONE-COUNT-2: scf.for
+
+// -----
+// A producer and its consumer (the lowering of s = sigmoid(h) and a = h * s over
+// [E, 64], columns 32..95 of a 128-wide s): the consumer reads s[e * 128 + j + 32]
+// where the producer stored it in the same iteration, so the loops merge, then
+// their inner loops, and s is read right after it is stored. Kept apart: a consumer
+// reading another row (s[(e + 1) * 128 + ...]), and a producer storing every
+// iteration into the same element (t[0]: the last iteration's value is the one read).
+func.func @producer_consumer(%E: index, %h: memref<?xf32>, %s: memref<?xf32>, %a: memref<?xf32>, %t: memref<?xf32>, %b: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  "scf.parallel"(%c0, %E, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%e: index):
+    scf.for %j = %c0 to %c64 step %c1 {
+      %row = arith.muli %e, %c64 : index
+      %at = arith.addi %row, %j : index
+      %x = memref.load %h[%at] : memref<?xf32>
+      %y = math.exp %x : f32
+      %srow = arith.muli %e, %c128 : index
+      %col = arith.addi %j, %c32 : index
+      %sat = arith.addi %srow, %col : index
+      memref.store %y, %s[%sat] : memref<?xf32>
+    }
+    scf.reduce
+  }) : (index, index, index) -> ()
+  "scf.parallel"(%c0, %E, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%e: index):
+    scf.for %j = %c0 to %c64 step %c1 {
+      %row = arith.muli %e, %c64 : index
+      %at = arith.addi %row, %j : index
+      %x = memref.load %h[%at] : memref<?xf32>
+      %srow = arith.muli %e, %c128 : index
+      %col = arith.addi %j, %c32 : index
+      %sat = arith.addi %srow, %col : index
+      %y = memref.load %s[%sat] : memref<?xf32>
+      %p = arith.mulf %x, %y : f32
+      memref.store %p, %a[%at] : memref<?xf32>
+    }
+    scf.reduce
+  }) : (index, index, index) -> ()
+  "scf.parallel"(%c0, %E, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%e: index):
+    scf.for %j = %c0 to %c64 step %c1 {
+      %next = arith.addi %e, %c1 : index
+      %srow = arith.muli %next, %c128 : index
+      %sat = arith.addi %srow, %j : index
+      %y = memref.load %s[%sat] : memref<?xf32>
+      %row = arith.muli %e, %c64 : index
+      %at = arith.addi %row, %j : index
+      %x = memref.load %h[%at] : memref<?xf32>
+      %p = arith.mulf %x, %y : f32
+      memref.store %p, %b[%at] : memref<?xf32>
+    }
+    scf.reduce
+  }) : (index, index, index) -> ()
+  scf.for %e = %c0 to %E step %c1 {
+    %x = memref.load %h[%e] : memref<?xf32>
+    memref.store %x, %t[%c0] : memref<?xf32>
+  }
+  scf.for %e = %c0 to %E step %c1 {
+    %x = memref.load %h[%e] : memref<?xf32>
+    %y = memref.load %t[%c0] : memref<?xf32>
+    %p = arith.mulf %x, %y : f32
+    memref.store %p, %b[%e] : memref<?xf32>
+  }
+  func.return
+}
+// CHECK-LABEL: func.func @producer_consumer(
+// CHECK:        "scf.parallel"(%c0, %E, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+// CHECK-NEXT:   ^bb0(%e: index):
+// CHECK-NEXT:     scf.for %j = %c0 to %c64 step %c1 {
+// CHECK-NEXT:       %row = arith.muli %e, %c64 : index
+// CHECK-NEXT:       %at = arith.addi %row, %j : index
+// CHECK-NEXT:       %x = memref.load %h[%at] : memref<?xf32>
+// CHECK-NEXT:       %y = math.exp %x : f32
+// CHECK-NEXT:       %srow = arith.muli %e, %c128 : index
+// CHECK-NEXT:       %col = arith.addi %j, %c32 : index
+// CHECK-NEXT:       %sat = arith.addi %srow, %col : index
+// CHECK-NEXT:       memref.store %y, %s[%sat] : memref<?xf32>
+// CHECK-NEXT:       %row_1 = arith.muli %e, %c64 : index
+// CHECK-NEXT:       %at_1 = arith.addi %row_1, %j : index
+// CHECK-NEXT:       %x_1 = memref.load %h[%at_1] : memref<?xf32>
+// CHECK-NEXT:       %srow_1 = arith.muli %e, %c128 : index
+// CHECK-NEXT:       %col_1 = arith.addi %j, %c32 : index
+// CHECK-NEXT:       %sat_1 = arith.addi %srow_1, %col_1 : index
+// CHECK-NEXT:       %y_1 = memref.load %s[%sat_1] : memref<?xf32>
+// CHECK-NEXT:       %p = arith.mulf %x_1, %y_1 : f32
+// CHECK-NEXT:       memref.store %p, %a[%at_1] : memref<?xf32>
+// CHECK-NEXT:     }
+// CHECK-NEXT:     scf.reduce
+// CHECK-NEXT:   }) : (index, index, index) -> ()
+// CHECK-NEXT:   "scf.parallel"(%c0, %E, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+// CHECK-NEXT:   ^bb0(%e_1: index):
+// CHECK-NEXT:     scf.for %j_1 = %c0 to %c64 step %c1 {
+// CHECK-NEXT:       %next = arith.addi %e_1, %c1 : index
+// CHECK:        scf.for %e_2 = %c0 to %E step %c1 {
+// CHECK-NEXT:     %x_3 = memref.load %h[%e_2] : memref<?xf32>
+// CHECK-NEXT:     memref.store %x_3, %t[%c0] : memref<?xf32>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   scf.for %e_3 = %c0 to %E step %c1 {
