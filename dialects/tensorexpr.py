@@ -97,6 +97,25 @@ def static_extent(v: SSAValue) -> int | None:
     return None
 
 
+def plus_constant(v: SSAValue) -> tuple[SSAValue, int] | None:
+    """(x, k) when v = x + k for an index constant k (either operand order)."""
+    return _with_constant(v, arith.AddiOp)
+
+
+def times_constant(v: SSAValue) -> tuple[SSAValue, int] | None:
+    """(x, c) when v = x * c for an index constant c (either operand order)."""
+    return _with_constant(v, arith.MuliOp)
+
+
+def _with_constant(v: SSAValue, kind: type[arith.AddiOp | arith.MuliOp]) -> tuple[SSAValue, int] | None:
+    owner = v.owner
+    if isinstance(owner, kind):
+        for x, c in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
+            if (k := static_extent(c)) is not None:
+                return x, k
+    return None
+
+
 def dependents(block: Block, arg: SSAValue) -> set[SSAValue]:
     """The values of a body `block` computed from `arg` (itself included)."""
     out = {arg}
@@ -166,12 +185,9 @@ def slice_assignment(op: ScatterOp, whole: Sequence[SSAValue]) -> list[tuple[SSA
     used: list[SSAValue] = []
     for d, index in enumerate(term.indices):
         base, offset = index, 0
-        owner = index.owner
-        if isinstance(owner, arith.AddiOp):
-            for a, c in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
-                if _running(op, a) is not None and static_extent(c) is not None:
-                    base, offset = a, static_extent(c) or 0  # not None: checked
-                    break
+        shifted = plus_constant(index)
+        if shifted is not None and _running(op, shifted[0]) is not None:
+            base, offset = shifted
         running = _running(op, base)
         if running is None or any(a in used for a in running[0]):
             return None
@@ -197,14 +213,14 @@ def _running(op: ScatterOp, v: SSAValue) -> tuple[list[SSAValue], SSAValue | int
     if not isinstance(owner, arith.AddiOp):
         return None
     for scaled, m in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
-        mul = scaled.owner
-        if m.owner is not block or not isinstance(mul, arith.MuliOp):
+        product = times_constant(scaled)
+        if m.owner is not block or product is None:
             continue
-        for u, c in ((mul.lhs, mul.rhs), (mul.rhs, mul.lhs)):
-            inner = static_extent(op.extents[m.index])  # type: ignore[attr-defined]
-            if u.owner is block and u is not m and inner is not None and static_extent(c) == inner:
-                outer = static_extent(op.extents[u.index])  # type: ignore[attr-defined]
-                return ([u, m], outer * inner) if outer is not None else None
+        u, c = product
+        inner = static_extent(op.extents[m.index])  # type: ignore[attr-defined]
+        if u.owner is block and u is not m and inner is not None and c == inner:
+            outer = static_extent(op.extents[u.index])  # type: ignore[attr-defined]
+            return ([u, m], outer * inner) if outer is not None else None
     return None
 
 

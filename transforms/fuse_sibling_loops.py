@@ -175,15 +175,12 @@ def _row_major(index: SSAValue, loops: list[Loop]) -> bool:
     n = bounds[1]
     for scaled, inner in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
         offset = 0 if inner is iv else _offset_of(inner, iv)
-        mul = scaled.owner
-        if offset is None or not isinstance(mul, arith.MuliOp):
+        product = te.times_constant(scaled)
+        if offset is None or product is None or offset + n > product[1]:
             continue
-        for prefix, c in ((mul.lhs, mul.rhs), (mul.rhs, mul.lhs)):
-            width = te.static_extent(c)
-            if width is None or offset + n > width:
-                continue
-            if _row_major(prefix, loops[:-1]) if len(loops) > 1 else not _defined_in(prefix, last):
-                return True
+        prefix = product[0]
+        if _row_major(prefix, loops[:-1]) if len(loops) > 1 else not _defined_in(prefix, last):
+            return True
     return False
 
 
@@ -195,14 +192,8 @@ def _defined_in(v: SSAValue, loop: Loop) -> bool:
 
 def _offset_of(v: SSAValue, iv: SSAValue) -> int | None:
     """k when v = iv + k for a constant k >= 0."""
-    owner = v.owner
-    if not isinstance(owner, arith.AddiOp):
-        return None
-    for x, c in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
-        k = te.static_extent(c)
-        if x is iv and k is not None and k >= 0:
-            return k
-    return None
+    shifted = te.plus_constant(v)
+    return shifted[1] if shifted is not None and shifted[0] is iv and shifted[1] >= 0 else None
 
 
 def _same(u: SSAValue, v: SSAValue, ivs: dict[SSAValue, SSAValue]) -> bool:
