@@ -5,7 +5,8 @@ Only `tracing_mode="symbolic"` generalizes over sizes, and only if nothing pins 
 size on the way: we fakify the inputs ourselves so that exactly the dims the user
 marked dynamic get a symbol (one symbol per `Dim`, shared by all its uses), check
 every guard of that first trace against the declared ranges, and functionalize
-(a second trace, only when the graph mutates). A guard-free symbolic trace holds
+(rewriting the in-place ops, frontend.functionalize; a second trace only where the
+rewrite cannot follow the aliasing). A guard-free symbolic trace holds
 at every size, so one trace suffices; `capture(..., check_args=...)` traces again
 at other sizes and compares the graphs, for a user who wants the proof.
 
@@ -32,6 +33,7 @@ import torch
 import torch.fx
 import torch.fx.traceback as fx_traceback
 from frontend.decompositions import decompositions
+from frontend.functionalize import Unsupported, functionalize
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.export import Dim
 from torch.fx.experimental.proxy_tensor import make_fx
@@ -574,12 +576,18 @@ def _user_line(loc: Any) -> str | None:
 def _functionalize(
     graph: torch.fx.GraphModule, fakes: list[torch.Tensor]
 ) -> torch.fx.GraphModule:
-    """Retrace without mutations, in the same fake mode so the symbols stay, and
-    through an FX interpreter so each new node keeps its source's stack trace.
-    A graph without mutating ops is already functional: kept as it is."""
+    """The graph without in-place ops: rewritten (frontend.functionalize) where it can
+    follow the aliasing, else retraced under torch's functionalization, in the same fake
+    mode so the symbols stay, and through an FX interpreter so each new node keeps its
+    source's stack trace. A graph without mutating ops is already functional."""
     if not any(isinstance(n.target, torch._ops.OpOverload) and n.target._schema.is_mutable
                for n in graph.graph.nodes if n.op == "call_function"):
         return graph
+    mode = torch._guards.detect_fake_mode(fakes)
+    try:
+        return functionalize(graph, mode)
+    except Unsupported:
+        pass
     run = torch.fx.Interpreter(graph).run
     with fx_traceback.preserve_node_meta():
         functional = make_fx(
