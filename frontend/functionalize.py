@@ -179,7 +179,8 @@ class _Rewrite:
              before: torch.fx.Node, source: torch.fx.Node) -> torch.fx.Node:
         """A new node before `before`, with its fake value and `source`'s stack trace."""
         with self.graph.inserting_before(before):
-            new = self.graph.call_function(target, tuple(args), dict(kwargs))
+            new = self.graph.create_node("call_function", target, tuple(args), dict(kwargs),
+                                         name=target.overloadpacket.__name__)  # `copy`, as make_fx names it
         new.meta = {k: v for k, v in source.meta.items() if k != "val"}
         fake_args, fake_kwargs = torch.fx.node.map_arg((new.args, new.kwargs), lambda n: n.meta["val"])
         with self.mode:
