@@ -40,7 +40,7 @@ from pipeline.verify import LEVELS, VerifyEachPass, verify_after
 STAGES: list[tuple[str, list[str]]] = [
     ("aten", ["canonicalize", "cse"]),
     ("tensorexpr", ["lower-aten-to-tensorexpr", "canonicalize", "cse"]),
-    ("fused", ["fuse-elementwise", "simplify-indices", "split-dims", "canonicalize", "pack-operands", "cse",
+    ("fused", ["fuse-elementwise", "simplify-indices", "split-dims", "rows-first", "canonicalize", "pack-operands", "cse",
                "schedule"]),
     ("loops", ["lower-tensorexpr-to-loops", "fuse-sibling-loops", "approximate-math", "canonicalize", "cse", "plan-memory", "cse"]),
     ("llvm", LOOPS_TO_LLVM),

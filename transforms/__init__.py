@@ -35,6 +35,12 @@ def _split_dims() -> type[ModulePass]:
     return SplitDimsPass
 
 
+def _rows_first() -> type[ModulePass]:
+    from transforms.rows_first import RowsFirstPass
+
+    return RowsFirstPass
+
+
 def _pack_operands() -> type[ModulePass]:
     from transforms.pack_operands import PackOperandsPass
 
@@ -77,6 +83,7 @@ TRANSFORM_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "fuse-elementwise": _fuse_elementwise,
     "simplify-indices": _simplify_indices,
     "split-dims": _split_dims,
+    "rows-first": _rows_first,
     "pack-operands": _pack_operands,
     "schedule": _schedule,
     "fuse-sibling-loops": _fuse_sibling_loops,
