@@ -71,7 +71,8 @@ def _functional_twin(op: OpOverload) -> OpOverload:
 
 
 def _is_alias(node: torch.fx.Node) -> bool:
-    """A non-mutating op whose result shares memory with an argument (a view)."""
+    """A non-mutating op whose result shares memory with an argument (a view; in aten
+    always its first: `self`, or the list of a split's pieces)."""
     if node.target is operator.getitem:
         return True
     if not isinstance(node.target, OpOverload):
@@ -113,7 +114,7 @@ class _Rewrite:
                 self.write(node)
             elif _is_alias(node):
                 base, chain, version = self.alias_of(node.args[0])
-                known = chain is not None and node.target in _VIEWS
+                known = chain is not None and node.target in _VIEWS and not node.kwargs  # inverses take args
                 self.views[node] = (base, [*chain, node] if known else None, version)  # type: ignore[misc]
             else:
                 self.base_of[node] = self.current[node] = node
