@@ -98,9 +98,7 @@ func.func @f(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]
 // CHECK-NEXT:   memref.store [[LOAD_4]], %out1{{\[}}[[IV_6]]] : memref<?xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.for [[IV_7:%[0-9]+]] = [[C0]] to %E step [[C1]] {
-// CHECK-NEXT:   [[MULI_8:%[0-9]+]] = arith.muli %c0, %E : index
-// CHECK-NEXT:   [[ADDI_6:%[0-9]+]] = arith.addi [[MULI_8]], [[IV_7]] : index
-// CHECK-NEXT:   [[LOAD_5:%[0-9]+]] = memref.load %ei{{\[}}[[ADDI_6]]] : memref<?xi64>
+// CHECK-NEXT:   [[LOAD_5:%[0-9]+]] = memref.load %ei{{\[}}[[IV_7]]] : memref<?xi64>
 // CHECK-NEXT:   [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD_5]] : i64 to index
 // CHECK-NEXT:   [[CMPI:%[0-9]+]] = arith.cmpi slt, [[INDEX_CAST]], [[C0]] : index
 // CHECK-NEXT:   [[ADDI_7:%[0-9]+]] = arith.addi [[INDEX_CAST]], %N : index
@@ -254,15 +252,17 @@ func.func @shared_fill(%N: index, %x: tensor<?xf32> {te.dims = ["N"]}) -> (tenso
 // CHECK-LABEL: func.func @shared_fill(
 // CHECK-NOT:     memref.alloc
 // CHECK:         %zero = arith.constant 0.000000e+00 : f32
-// CHECK:           scf.for [[J:%[0-9]+]] = {{%[0-9]+}} to {{%[0-9]+}} step
+// CHECK:           scf.for [[I:%[0-9]+]] = {{%[0-9]+}} to %N step
 // CHECK-NEXT:        [[OFF:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT:        [[COL:%[0-9]+]] = arith.addi [[J]], [[OFF]] : index
+// CHECK-NEXT:        [[COL:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[OFF]] : index
+// CHECK-NOT:         scf.for
 // CHECK:             memref.store %zero, %out0
 // CHECK:         memref.store {{%[0-9]+}}, %out0
 // CHECK:         %zero_1 = arith.constant 0.000000e+00 : f32
-// CHECK:           scf.for [[J1:%[0-9]+]] = {{%[0-9]+}} to {{%[0-9]+}} step
+// CHECK:           scf.for [[I1:%[0-9]+]] = {{%[0-9]+}} to %N step
 // CHECK-NEXT:        [[OFF1:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT:        [[COL1:%[0-9]+]] = arith.addi [[J1]], [[OFF1]] : index
+// CHECK-NEXT:        [[COL1:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[OFF1]] : index
+// CHECK-NOT:         scf.for
 // CHECK:             memref.store %zero_1, %out1
 // CHECK:         memref.store {{%[0-9]+}}, %out1
 // CHECK-NOT:     memref.load %out
