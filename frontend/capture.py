@@ -33,7 +33,7 @@ import torch
 import torch.fx
 import torch.fx.traceback as fx_traceback
 from frontend.decompositions import decompositions
-from frontend.functionalize import Unsupported, functionalize
+from frontend.functionalize import Unsupported, functionalize, mutates
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.export import Dim
 from torch.fx.experimental.proxy_tensor import make_fx
@@ -580,8 +580,7 @@ def _functionalize(
     follow the aliasing, else retraced under torch's functionalization, in the same fake
     mode so the symbols stay, and through an FX interpreter so each new node keeps its
     source's stack trace. A graph without mutating ops is already functional."""
-    if not any(isinstance(n.target, torch._ops.OpOverload) and n.target._schema.is_mutable
-               for n in graph.graph.nodes if n.op == "call_function"):
+    if not any(mutates(n) for n in graph.graph.nodes if n.op == "call_function"):
         return graph
     mode = torch._guards.detect_fake_mode(fakes)
     try:

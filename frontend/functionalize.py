@@ -70,6 +70,11 @@ def _functional_twin(op: OpOverload) -> OpOverload:
     raise Unsupported(f"{op}: no functional twin with the same arguments")
 
 
+def mutates(node: torch.fx.Node) -> bool:
+    """An op that writes into one of its arguments (in-place, out=)."""
+    return isinstance(node.target, OpOverload) and node.target._schema.is_mutable
+
+
 def _is_alias(node: torch.fx.Node) -> bool:
     """A non-mutating op whose result shares memory with an argument (a view; in aten
     always its first: `self`, or the list of a split's pieces)."""
@@ -92,7 +97,7 @@ class _Rewrite:
         self.views: dict[torch.fx.Node, tuple[torch.fx.Node, list[torch.fx.Node] | None, torch.fx.Node]] = {}
         """A view -> (its base, the view ops from the base to it (None: one is not
         in _VIEWS), the base's value it was taken from)."""
-        self.result_of: dict[torch.fx.Node, torch.fx.Node] = {}
+        self.written: dict[torch.fx.Node, torch.fx.Node] = {}
         """An in-place op -> the argument it wrote (its result aliases it)."""
         self.retaken: dict[torch.fx.Node, tuple[torch.fx.Node, torch.fx.Node]] = {}
         """A view read after a write to its base -> (that base value, the view taken again)."""
@@ -110,7 +115,7 @@ class _Rewrite:
                     node.replace_input_with(a, now)
             if node.op != "call_function":
                 continue
-            if isinstance(node.target, OpOverload) and node.target._schema.is_mutable:
+            if mutates(node):
                 self.write(node)
             elif _is_alias(node):
                 base, chain, version = self.alias_of(node.args[0])
@@ -118,7 +123,7 @@ class _Rewrite:
                 self.views[node] = (base, [*chain, node] if known else None, version)  # type: ignore[misc]
             else:
                 self.base_of[node] = self.current[node] = node
-        for node in self.result_of:
+        for node in self.written:
             self.graph.erase_node(node)
 
     def alias_of(self, value: Any) -> tuple[torch.fx.Node, list[torch.fx.Node] | None, torch.fx.Node]:
@@ -132,8 +137,8 @@ class _Rewrite:
 
     def value(self, node: torch.fx.Node, before: torch.fx.Node) -> torch.fx.Node:
         """The node holding `node`'s value at `before` (after the writes so far)."""
-        while node in self.result_of:
-            node = self.result_of[node]
+        while node in self.written:
+            node = self.written[node]
         if node in self.views:
             base, chain, version = self.views[node]
             now = self.current[base]
@@ -174,7 +179,7 @@ class _Rewrite:
             new = self.emit(scatter, args(view.args[0], new), {}, node, node)
         self.base_of[new] = base
         self.current[base] = new
-        self.result_of[node] = target
+        self.written[node] = target
 
     def emit(self, target: OpOverload, args: tuple[Any, ...], kwargs: dict[str, Any],
              before: torch.fx.Node, source: torch.fx.Node) -> torch.fx.Node:

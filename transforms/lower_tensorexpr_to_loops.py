@@ -213,10 +213,10 @@ class _FunctionLowering:
 
     @staticmethod
     def mul(b: Builder, x: SSAValue, y: SSAValue) -> SSAValue:
-        """x * y, no op when one is the constant 1."""
-        if te.static_extent(y) == 1:
+        """x * y, no op when one is the constant 1 or 0."""
+        if te.static_extent(y) == 1 or te.static_extent(x) == 0:
             return x
-        if te.static_extent(x) == 1:
+        if te.static_extent(x) == 1 or te.static_extent(y) == 0:
             return y
         return b.insert(arith.MuliOp(x, y)).result
 
@@ -227,10 +227,10 @@ class _FunctionLowering:
         return n if n is not None else self.one
 
     def linear(self, b: Builder, idx: Sequence[SSAValue], extents: Sequence[SSAValue]) -> SSAValue:
-        """Row-major offset of idx (no multiply of a zero offset, see `add`)."""
+        """Row-major offset of idx."""
         flat: SSAValue | None = None
         for i, e in zip(idx, extents):
-            flat = i if flat is None or te.static_extent(flat) == 0 else self.add(b, self.mul(b, flat, e), i)
+            flat = i if flat is None else self.add(b, self.mul(b, flat, e), i)
         return flat if flat is not None else self.zero
 
     def nest(

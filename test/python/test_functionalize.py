@@ -101,8 +101,7 @@ def _capture(body: Callable[[torch.Tensor], torch.Tensor], dtype: torch.dtype, m
 def test_graph_is_functional_and_equals_eager(body: Callable, dtype: torch.dtype, monkeypatch: pytest.MonkeyPatch) -> None:
     fn, captured, outcomes = _capture(body, dtype, monkeypatch)
     assert outcomes == ["rewritten" if body in REWRITTEN else "retraced"]
-    mutating = [n.target for n in captured.graph.graph.nodes
-                if isinstance(n.target, torch._ops.OpOverload) and n.target._schema.is_mutable]
+    mutating = [n.target for n in captured.graph.graph.nodes if frontend.functionalize.mutates(n)]
     assert not mutating
     for i, n in enumerate(SIZES):
         x = torch.randn(n, 3, generator=torch.Generator().manual_seed(100 + i), dtype=dtype)
