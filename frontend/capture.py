@@ -364,6 +364,10 @@ def _trace(
     symbol of each (argument, dim), read before tracing can replace it."""
     env = _ShapeEnv()
     mode = FakeTensorMode(shape_env=env, allow_non_fake_inputs=True)
+    # No dispatch cache: under symbolic sizes few ops hit it, and each miss pays for
+    # an entry whose output sizes are rebuilt symbolically (measured: NequIP traced
+    # in 3.0 s instead of 4.2, MACE 5.1 instead of 8.0; the same graph either way).
+    mode.cache_enabled = False
     fakes = [
         mode.from_tensor(
             a,
