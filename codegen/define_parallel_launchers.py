@@ -14,6 +14,9 @@ and `@f_par0_task(ctx)` runs on each of the `teams` threads: it reads ctx, asks
 call), calls `f_par0(lo, hi, args...)` and `pipeline_master_time`. GOMP_parallel
 returns when every thread is done, so the loop ends where it did.
 
+A launcher marked `codegen.exported` (its callers are in another part of a split
+module, see codegen.split_module) keeps external linkage; the others become internal.
+
 The four `pipeline_*` functions are defined once per module and never inlined:
 what each loop needs of its own is only the packing of its arguments (before, each
 launcher and task held its own copy of the logic: 45 % of MACE's optimized IR).
@@ -44,6 +47,8 @@ from xdsl.dialects import builtin, llvm
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
+
+from codegen.split_module import EXPORTED
 
 _I32 = builtin.i32
 _I64 = builtin.i64
@@ -272,7 +277,8 @@ class DefineParallelLaunchersPass(ModulePass):
         t.op(llvm.ReturnOp())
         for block in (entry, serial, team):
             launcher.body.add_block(block)
-        launcher.linkage = llvm.LinkageAttr("internal")
+        exported = launcher.attributes.pop(EXPORTED, None) is not None  # called from another part
+        launcher.linkage = llvm.LinkageAttr("external" if exported else "internal")
         for key in ("codegen.launch", "codegen.min_chunk"):
             del launcher.attributes[key]
 

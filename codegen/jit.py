@@ -110,6 +110,8 @@ class JitModule:
         start_jit = time.perf_counter()
         # MCJIT owns the module and the target machine from here on
         self.engine = llvm.create_mcjit_compiler(compiled.ref, host_target_machine(jit=True))
+        for code in compiled.objects:  # the other parts of a split module, compiled elsewhere
+            self.engine.add_object_file(llvm.ObjectFileRef.from_data(code))
         self.engine.finalize_object()
         self.engine.run_static_constructors()
         self.timings["mcjit_s"] = time.perf_counter() - start_jit

@@ -161,14 +161,29 @@ def optimize(ref: llvm.ModuleRef, target_machine: llvm.TargetMachine, speed_leve
 
 @dataclass
 class CompiledLLVM:
-    """An LLVM module, verified and optimized, with its IR before and after O3."""
+    """An LLVM module, verified and optimized, with its IR before and after O3.
+
+    A module compiled in parts (`codegen.split_module`) holds the first part in `ref`,
+    the others' object code in `objects`, and each part's IR: `ir_before` and `ir_after`
+    join them on first use (`join`)."""
 
     ref: llvm.ModuleRef
     target_machine: llvm.TargetMachine
-    ir_before: str
-    ir_after: str
+    parts_before: list[str]
+    parts_after: list[str]
     timings: dict[str, float] = field(default_factory=dict)
+    objects: list[bytes] = field(default_factory=list)
+    exported: set[str] = field(default_factory=set)
+    """Functions external only so that another part could call them."""
     _assembly: str | None = None
+
+    @functools.cached_property
+    def ir_before(self) -> str:
+        return join(self.parts_before, self.exported)
+
+    @functools.cached_property
+    def ir_after(self) -> str:
+        return join(self.parts_after, self.exported)
 
     @property
     def assembly(self) -> str:
@@ -183,6 +198,23 @@ class CompiledLLVM:
     @property
     def function_names(self) -> list[str]:
         return [f.name for f in self.ref.functions if not f.is_declaration]
+
+
+def join(parts: list[str], exported: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+    """One module from the IR of a module's parts, by LLVM's linker: what each part
+    defines, once; the functions in `exported` internal again. A helper that several
+    parts define for themselves (internal) is kept once per part, renamed by the
+    linker (`@pipeline_share.1`), as each part's code calls its own."""
+    if len(parts) == 1:
+        return parts[0]
+    _initialize()
+    joined = llvm.parse_assembly(parts[0])
+    for text in parts[1:]:
+        joined.link_in(llvm.parse_assembly(text))
+    for fn in joined.functions:
+        if fn.name in exported and not fn.is_declaration:
+            fn.linkage = "internal"
+    return str(joined)
 
 
 def compile_llvm(
@@ -214,7 +246,7 @@ def compile_llvm(
     start = time.perf_counter()
     optimize(ref, tm, speed_level)
     timings["optimize_s"] = time.perf_counter() - start
-    return CompiledLLVM(ref, tm, ir_before, str(ref), timings)
+    return CompiledLLVM(ref, tm, [ir_before], [str(ref)], timings)
 
 
 __all__ = [
@@ -223,6 +255,7 @@ __all__ = [
     "check_llvm_only",
     "compile_llvm",
     "host_target_machine",
+    "join",
     "optimize",
     "translate",
 ]

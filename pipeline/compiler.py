@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import functools
 import ctypes
 import gc
 import operator
@@ -34,6 +35,7 @@ from frontend.capture import Captured, capture
 from frontend.import_fx import import_graph
 from frontend.reference import TORCH_DTYPES
 from pipeline.progress import stage_progress
+from pipeline.parallel_compile import compile_parts, jobs, split
 from pipeline.registry import all_passes, context
 from pipeline.verify import LEVELS, VerifyEachPass, verify_after
 
@@ -197,8 +199,9 @@ class CompiledFunction:
 
     def ir(self, stage: str) -> str:
         """The text of a stage: one of `STAGE_NAMES`."""
-        if stage == "asm" and "asm" not in self.stages:
-            self.stages["asm"] = self.jit.compiled.assembly
+        lazy = {"ll": "ir_before", "opt.ll": "ir_after", "asm": "assembly"}  # LLVM's texts, on first use
+        if stage in lazy and stage not in self.stages:
+            self.stages[stage] = getattr(self.jit.compiled, lazy[stage])
         if stage not in self.stages:
             raise KeyError(f"no stage '{stage}'; stages: {', '.join(STAGE_NAMES)}")
         return self.stages[stage]
@@ -450,6 +453,8 @@ def compile_captured(
     signature: tuple[list[str], list[str], list[torch.dtype]] = ([], [], [])
     sources: list[str | None] = []
     members: list[list[int]] = []
+    processes = 1 if dumps.on or trace else jobs()  # a dump of each pass shows the whole module
+    jit: JitModule | None = None
     for stage, passes in STAGES:
         if profile and stage == "loops":
             passes = [p for q in passes for p in ([q, "profile-loops"] if q == "fuse-sibling-loops" else [q])]
@@ -460,10 +465,26 @@ def compile_captured(
         dumps.stage = stage
         start = time.perf_counter()
         callback = dumps.callback if level == "off" else VerifyEachPass(dumps.callback, ops=level == "pass")
-        pipeline = PassPipeline.parse_spec(available, ",".join(passes), callback)
-        pipeline.apply(ctx, module)
-        if level == "stage":
-            verify_after(f"stage '{stage}' ({', '.join(passes)})", module)
+
+        def run(names: list[str], module: ModuleOp, stage: str = stage, callback: Any = callback) -> None:
+            PassPipeline.parse_spec(available, ",".join(names), callback).apply(ctx, module)
+            if level == "stage":
+                verify_after(f"stage '{stage}' ({', '.join(passes)})", module)
+
+        if stage == "llvm" and processes > 1:  # in parts, from outline-parallel-loops on
+            cut = passes.index("outline-parallel-loops") + 1
+            PassPipeline.parse_spec(available, ",".join(passes[:cut]), callback).apply(ctx, module)
+            parts = split(module, processes)
+            if len(parts) > 1:
+                progress("llvm + native")
+                head_s = time.perf_counter() - start
+                jit, stages[stage], lowered_s = compile_parts(module, parts, functools.partial(run, passes[cut:]))
+                timings["llvm_s"] = head_s + lowered_s
+                timings["native_s"] = time.perf_counter() - start - timings["llvm_s"]
+                break
+            run(passes[cut:], module)
+        else:
+            run(passes, module)
         if stage != STAGES[-1][0]:
             stages[stage] = str(module)
         timings[f"{stage}_s"] = time.perf_counter() - start
@@ -473,23 +494,23 @@ def compile_captured(
             dtypes = [a.data for o in module.ops for a in o.attributes.get("loops.profile_dtypes", ArrayAttr([]))]
             members = [list(a.get_values()) for o in module.ops
                        for a in o.attributes.get("loops.profile_members", ArrayAttr([]))]
-    start = time.perf_counter()
-    progress("native")
-    # The last stage's text is printed on a thread while LLVM compiles: nothing changes
-    # the module any more, and LLVM's C code runs without the GIL (NequIP: 1 s saved).
-    target = host_target_machine(jit=True)
-    translated = translate(module, target)
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        printed = pool.submit(str, module)
-        compiled = compile_llvm(translated, target_machine=target)
-        stages["ll"], stages["opt.ll"] = compiled.ir_before, compiled.ir_after
-        dumps.write("module.ll", stages["ll"])
-        dumps.write("module.opt.ll", stages["opt.ll"])
-        if dumps.on:
-            dumps.write("module.s", compiled.assembly)
-        jit = JitModule(compiled)
-        stages[STAGES[-1][0]] = printed.result()
-    timings["native_s"] = time.perf_counter() - start
+    if jit is None:  # in one piece
+        start = time.perf_counter()
+        progress("native")
+        # The last stage's text is printed on a thread while LLVM compiles: nothing changes
+        # the module any more, and LLVM's C code runs without the GIL (NequIP: 1 s saved).
+        target = host_target_machine(jit=True)
+        translated = translate(module, target)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            printed = pool.submit(str, module)
+            compiled = compile_llvm(translated, target_machine=target)
+            if dumps.on:
+                dumps.write("module.ll", compiled.ir_before)
+                dumps.write("module.opt.ll", compiled.ir_after)
+                dumps.write("module.s", compiled.assembly)
+            jit = JitModule(compiled)
+            stages[STAGES[-1][0]] = printed.result()
+        timings["native_s"] = time.perf_counter() - start
     timings["total_s"] = sum(timings.values())
 
     weights, sites, arenas = signature

@@ -1,6 +1,7 @@
 // RUN: pipeline-opt %s --split-input-file -p define-parallel-launchers | filecheck %s
 // RUN: pipeline-opt %s --split-input-file -p define-parallel-launchers | filecheck %s --check-prefix=GONE
 // RUN: pipeline-opt %s --split-input-file -p define-parallel-launchers | filecheck %s --check-prefix=TWO
+// RUN: pipeline-opt %s --split-input-file -p define-parallel-launchers | filecheck %s --check-prefix=EXPORTED
 
 // define-parallel-launchers: a declared llvm.func marked codegen.launch = @body and
 // codegen.min_chunk = K gets its body (internal linkage): teams =
@@ -244,3 +245,20 @@ llvm.func @g(%n: i64, %x: !llvm.ptr, %threads: i64) {
 // TWO:       llvm.call @pipeline_share(
 // TWO:       llvm.call @g_par1(
 // TWO-NOT:   llvm.func internal @pipeline_
+// TWO:       {{^//}} -----
+
+// -----
+
+// A launcher marked codegen.exported (its caller is in another part of a split
+// module, codegen.split_module) is defined with external linkage, the mark gone; its
+// task, counters and the shared functions stay internal.
+llvm.func internal @h_par0(%lo: i64, %hi: i64, %x: !llvm.ptr) {
+  llvm.return
+}
+llvm.func @h_par0_launch(i64, i64, i64, !llvm.ptr) attributes {codegen.exported, codegen.launch = @h_par0, codegen.min_chunk = 1 : i64}
+// EXPORTED:     llvm.func internal @h_par0(
+// EXPORTED:     llvm.func @h_par0_launch(%num_threads: i64, %lb: i64, %ub: i64, {{%[0-9]+}}: !llvm.ptr) {
+// EXPORTED-NOT: codegen.exported
+// EXPORTED:     llvm.func internal @pipeline_team_size(
+// EXPORTED:     llvm.mlir.global internal @h_par0_serial_left(
+// EXPORTED:     llvm.func internal @h_par0_task(

@@ -1,0 +1,88 @@
+"""Split a module, after outline-parallel-loops, into parts lowered and compiled apart.
+
+The llvm stage's conversions and LLVM's optimization and code generation cost time in
+proportion to the code, function by function, so parts of a module can go through
+them at the same time (in forked processes: xDSL holds the GIL, and llvmlite
+serializes its calls). After `outline-parallel-loops` each parallel loop is a
+function of its own, `@f_parK`, reached only through the `codegen.launch` attribute
+of its launcher's declaration; the rest (the entry points and their serial loops)
+stays together.
+
+    parts = plan(module, 2)          # [{entry points, f_par0, f_par0_launch, ...}, {f_par1, ...}]
+    restrict(module, parts[k])       # in part k's process
+
+`restrict` erases what another part defines, leaves a launcher whose loop is elsewhere
+a plain declaration (the linker finds it in the other part's object), and marks a
+launcher whose callers are elsewhere `codegen.exported`, so `define-parallel-launchers`
+gives it external linkage instead of internal. Each part gets its own copies of the
+helpers the later passes define (libgomp glue, integer powers): internal, so they
+never clash.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import builtin, func
+
+EXPORTED = "codegen.exported"
+"""Set on a launcher defined in one part and called from another."""
+
+
+def _launched(module: builtin.ModuleOp) -> dict[str, str]:
+    """{outlined loop: its launcher} of the module's launcher declarations."""
+    return {
+        op.attributes["codegen.launch"].root_reference.data: op.sym_name.data  # type: ignore[union-attr]
+        for op in module.ops if isinstance(op, func.FuncOp) and "codegen.launch" in op.attributes
+    }
+
+
+def plan(module: builtin.ModuleOp, parts: int, min_ops: int = 1) -> list[set[str]]:
+    """The functions each of at most `parts` parts defines: part 0 the entry points
+    and everything that is not an outlined loop; the loops dealt out largest first to
+    the smallest part (by op count), each with its launcher, so that every part gets
+    at least `min_ops` ops of loops. One part when the module is not split: fewer
+    than two loops, anything but functions at the top, or a loop that calls a function."""
+    launched = _launched(module)
+    size: dict[str, int] = {}
+    for op in module.ops:
+        if not isinstance(op, func.FuncOp):
+            return [{o.sym_name.data for o in module.ops if isinstance(o, func.FuncOp)}]  # type: ignore[union-attr]
+        if op.sym_name.data in launched and any(isinstance(o, func.CallOp) for o in op.walk()):
+            parts = 1
+        size[op.sym_name.data] = sum(1 for _ in op.walk())
+    loops = sorted(launched, key=lambda name: -size[name])
+    parts = max(1, min(parts, len(loops), sum(size[n] for n in loops) // max(min_ops, 1)))
+    groups = [set(size) - set(loops) - set(launched.values())] + [set() for _ in range(parts - 1)]
+    load = [sum(size[n] for n in groups[0])] + [0] * (parts - 1)
+    for name in loops:
+        k = min(range(parts), key=load.__getitem__)
+        groups[k] |= {name, launched[name]}
+        load[k] += size[name]
+    return groups
+
+
+def restrict(module: builtin.ModuleOp, keep: set[str]) -> set[str]:
+    """Keep the definitions of the functions named in `keep` (one part of `plan`);
+    returns the launchers it marked `codegen.exported`."""
+    launched = _launched(module)
+    callers: dict[str, set[str]] = {}
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data not in launched:
+            for call in op.walk():
+                if isinstance(call, func.CallOp):
+                    callers.setdefault(call.callee.root_reference.data, set()).add(op.sym_name.data)
+    exported: set[str] = set()
+    for op in list(module.ops):
+        assert isinstance(op, func.FuncOp)
+        name = op.sym_name.data
+        if "codegen.launch" in op.attributes:
+            if name not in keep:
+                del op.attributes["codegen.launch"], op.attributes["codegen.min_chunk"]
+            elif not callers.get(name, set()) <= keep:
+                op.attributes[EXPORTED] = builtin.UnitAttr()
+                exported.add(name)
+        elif name not in keep and not op.is_declaration:
+            module.body.block.erase_op(op)
+    return exported
+
+
+__all__ = ["EXPORTED", "plan", "restrict"]

@@ -1,0 +1,136 @@
+"""The llvm stage and LLVM's code generation of one module, in parts on several cores.
+
+After `outline-parallel-loops` (the head of the llvm stage) the module is split
+(`codegen.split_module`): each part is lowered by the rest of the stage's passes,
+translated, optimized and compiled to machine code in a process of its own (forked:
+the parts start from the parent's module without copying it through a pipe; xDSL
+holds the GIL and llvmlite serializes its calls, so threads would not run in
+parallel). Part 0, with the entry points, stays in this process and becomes the JIT
+engine's module; the other parts come back as object code, which the engine links
+in, and as text: their llvm-dialect ops and LLVM IR, joined into the stage texts of
+one module.
+
+A module is split only when each part gets at least `MIN_PART_OPS` ops of loops (a
+fork and the objects' trip back cost ~50 ms), and into at most `jobs()` parts: the
+cores this process may use, or PIPELINE_COMPILE_JOBS.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import io
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.dialects import builtin, llvm
+from xdsl.printer import Printer
+
+from codegen.forked import Forked, can_fork
+from codegen.jit import JitModule
+from codegen.llvm_ir import CompiledLLVM, compile_llvm, host_target_machine, translate
+from codegen.split_module import plan, restrict
+
+MIN_PART_OPS = 1500
+"""Fewest ops of outlined loops per part (NequIP's loops: 8700 ops, compiled in 6 s)."""
+
+
+def jobs() -> int:
+    """Processes a compile may use: PIPELINE_COMPILE_JOBS, else the cores of this
+    process's affinity mask; 1 where the platform does not fork safely."""
+    if not can_fork():
+        return 1
+    value = os.environ.get("PIPELINE_COMPILE_JOBS", "")
+    if value:
+        if not value.isdigit() or int(value) < 1:
+            raise ValueError(f"PIPELINE_COMPILE_JOBS={value!r}: expected a positive integer")
+        return int(value)
+    return len(os.sched_getaffinity(0))
+
+
+def split(module: builtin.ModuleOp, processes: int) -> list[set[str]]:
+    """The parts `module` (after outline-parallel-loops) is compiled in."""
+    return plan(module, processes, MIN_PART_OPS)
+
+
+@dataclass
+class _Part:
+    """What a part's process sends back."""
+
+    ops: list[tuple[str, bool, str]]
+    """(symbol, whether it is a definition, text) of each top-level op after the stage."""
+    ll: str
+    opt_ll: str
+    code: bytes
+    exported: set[str]
+
+
+def _top_level(module: builtin.ModuleOp) -> list[tuple[str, bool, str]]:
+    out = []
+    for op in module.ops:
+        text = io.StringIO()
+        Printer(stream=text).print_op(op)
+        defines = not isinstance(op, llvm.FuncOp) or bool(op.body.blocks)
+        out.append((op.sym_name.data, defines, text.getvalue()))  # type: ignore[attr-defined]
+    return out
+
+
+def _stage_text(module: builtin.ModuleOp, parts: list[list[tuple[str, bool, str]]]) -> str:
+    """The llvm stage of the whole module: each symbol once, defined where a part
+    defines it (part 0's order; the rest of the others' after it). Helpers that every
+    part defines for itself (`pipeline_share`, integer powers) are the same text."""
+    defined: dict[str, str] = {}
+    for ops in parts:
+        for name, defines, text in ops:
+            if defines:
+                defined.setdefault(name, text)
+    body, seen = [], set()
+    for ops in parts:
+        for name, _, text in ops:
+            if name not in seen:
+                seen.add(name)
+                body.append("  " + defined.get(name, text).replace("\n", "\n  ") + "\n")
+    header = str(builtin.ModuleOp([], attributes=dict(module.attributes)))
+    return header[:-1] + "".join(body) + "}"
+
+
+def compile_parts(
+    module: builtin.ModuleOp, parts: list[set[str]], lower: Callable[[builtin.ModuleOp], None]
+) -> tuple[JitModule, str, float]:
+    """Lower each part of `module` with `lower` (the rest of the llvm stage), compile
+    it, and link the parts into one JIT engine. Returns the engine, the llvm stage's
+    text and the seconds this process spent in `lower`."""
+    target = host_target_machine(jit=True)
+
+    def other(keep: set[str]) -> _Part:
+        exported = restrict(module, keep)
+        lower(module)
+        compiled = compile_llvm(translate(module, target), target_machine=target)
+        return _Part(_top_level(module), compiled.parts_before[0], compiled.parts_after[0],
+                     target.emit_object(compiled.ref), exported)
+
+    workers = [Forked(lambda keep=keep: other(keep), "compiling a part of the module") for keep in parts[1:]]
+    try:
+        start = time.perf_counter()
+        exported = restrict(module, parts[0])
+        lower(module)
+        lowered_s = time.perf_counter() - start
+        translated = translate(module, target)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            printed = pool.submit(_top_level, module)
+            compiled = compile_llvm(translated, target_machine=target)
+            results: list[_Part] = [w.result() for w in workers]
+            compiled.objects = [r.code for r in results]
+            compiled.parts_before += [r.ll for r in results]
+            compiled.parts_after += [r.opt_ll for r in results]
+            compiled.exported = exported.union(*(r.exported for r in results))
+            jit = JitModule(compiled)
+            text = _stage_text(module, [printed.result(), *(r.ops for r in results)])
+    finally:
+        for w in workers:
+            w.cancel()
+    return jit, text, lowered_s
+
+
+__all__ = ["MIN_PART_OPS", "compile_parts", "jobs", "split"]
