@@ -29,7 +29,7 @@ from xdsl.printer import Printer
 
 from codegen.forked import Forked, can_fork
 from codegen.jit import JitModule
-from codegen.llvm_ir import CompiledLLVM, compile_llvm, host_target_machine, translate
+from codegen.llvm_ir import compile_llvm, host_target_machine, translate
 from codegen.split_module import plan, restrict
 
 MIN_PART_OPS = 1500

@@ -24,19 +24,22 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import arith
+from xdsl.dialects import arith, func
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import Float32Type, Float64Type, FloatAttr, IntegerAttr, ModuleOp, f32, f64, i32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from transforms.constant_pool import ConstantPool
+
 
 class _Math:
     """Builds f32 or f64 arithmetic before an op; short names keep the formulas legible."""
 
-    def __init__(self, b: Builder, double: bool):
+    def __init__(self, b: Builder, double: bool, constants: ConstantPool):
         self.b = b
+        self.constants = constants
         self.double = double
         self.ft, self.it = (f64, i64) if double else (f32, i32)
         self.mantissa, self.bias = (52, 1023) if double else (23, 127)
@@ -45,10 +48,10 @@ class _Math:
         return double if self.double else single
 
     def c(self, x: float) -> SSAValue:
-        return self.b.insert(arith.ConstantOp(FloatAttr(x, self.ft))).result
+        return self.constants.get(FloatAttr(x, self.ft))
 
     def ci(self, x: int) -> SSAValue:
-        return self.b.insert(arith.ConstantOp(IntegerAttr(x, self.it))).result
+        return self.constants.get(IntegerAttr(x, self.it))
 
     def add(self, a: SSAValue, b: SSAValue, flags: arith.FastMathFlagsAttr | None = None) -> SSAValue:
         return self.b.insert(arith.AddfOp(a, b, flags)).result
@@ -201,11 +204,16 @@ class ApproximateMathPass(ModulePass):
     name = "approximate-math"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for inner in list(op.walk()):
+        for fn in [f for f in op.ops if isinstance(f, func.FuncOp) and not f.is_declaration]:
+            self.apply_to(fn)
+
+    def apply_to(self, fn: func.FuncOp) -> None:
+        constants = ConstantPool(fn.body.blocks[0])  # at the top: nothing for canonicalize to hoist
+        for inner in list(fn.walk()):
             build = APPROXIMATIONS.get(type(inner))
             if build is None or not isinstance(inner.results[0].type, Float32Type | Float64Type):
                 continue
             b = Builder(InsertPoint.before(inner))
-            value = build(_Math(b, isinstance(inner.results[0].type, Float64Type)), inner.operands[0])
+            value = build(_Math(b, isinstance(inner.results[0].type, Float64Type), constants), inner.operands[0])
             inner.results[0].replace_all_uses_with(value)
             Rewriter.erase_op(inner)

@@ -9,6 +9,10 @@ the number of threads its parallel loops may use (0: the OpenMP default).
 One buffer per tensor, freed at the end (plan-memory makes them arena slots).
 The loops follow the schedule's attributes: `te.order` (loop order) and
 `te.parallel` (the outermost loop becomes an scf.parallel).
+The output is what canonicalize and CSE would leave of it: each constant once, at
+the top of the function; index arithmetic folded (x + 0, x * 1, constants); a pure
+op that a block already computes (a load's and a store's linear index, a register
+tile's broadcast) reused. The pipeline runs no canonicalize after this pass.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -40,7 +45,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import tensorexpr as te
-from transforms.lower_aten_to_tensorexpr.scalars import LoweringError, const
+from transforms.constant_pool import ConstantPool
+from transforms.lower_aten_to_tensorexpr.scalars import LoweringError, scalar_attr
 
 
 def buffer_type(t: Attribute) -> MemRefType:
@@ -125,8 +131,9 @@ class _FunctionLowering:
         self.num_threads = block.args[-1]
         self.num_threads.name_hint = "num_threads"
         self.b = Builder(InsertPoint.at_end(block))
-        self.zero = self.b.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
-        self.one = self.b.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
+        self.constants = ConstantPool(block)
+        self.computed: dict[tuple[object, ...], SSAValue] = {}
+        self.zero, self.one = self.index(0), self.index(1)
 
         for a, new in zip(old.args, block.args):
             if isinstance(a.type, IndexType):
@@ -162,6 +169,7 @@ class _FunctionLowering:
         for t in self.temporaries:
             self.b.insert(memref.DeallocOp.get(t))
         self.b.insert(func.ReturnOp())
+        self.constants.erase_unused()
 
         attributes = {k: v for k, v in self.fn.attributes.items() if k not in ("function_type", "sym_name", "arg_attrs", "res_attrs")}
         new_fn = func.FuncOp(
@@ -198,27 +206,54 @@ class _FunctionLowering:
 
     # ------------------------------------------------------------ helpers
 
-    def index(self, n: int, b: Builder | None = None) -> SSAValue:
-        return (b or self.b).insert(arith.ConstantOp(IntegerAttr(n, IndexType()))).result
+    def constant(self, value: IntegerAttr | FloatAttr) -> SSAValue:
+        """The function's one arith.constant of `value`, at its top."""
+        return self.constants.get(value)
 
-    @staticmethod
-    def add(b: Builder, x: SSAValue, y: SSAValue) -> SSAValue:
-        """x + y, no op when one is the constant 0 (index arithmetic that canonicalize
-        would otherwise fold, at ~0.1 ms per op)."""
-        if te.static_extent(y) == 0:
-            return x
-        if te.static_extent(x) == 0:
-            return y
-        return b.insert(arith.AddiOp(x, y)).result
+    def emitted(self, op: arith.ConstantOp) -> SSAValue:
+        """`self.constant` of a te body's constant, named as it was (if still unnamed)."""
+        if not isinstance(op.value, (IntegerAttr, FloatAttr)):
+            return self.b.insert(op.clone()).results[0]
+        value = self.constant(op.value)
+        value.name_hint = value.name_hint or op.result.name_hint
+        return value
 
-    @staticmethod
-    def mul(b: Builder, x: SSAValue, y: SSAValue) -> SSAValue:
-        """x * y, no op when one is the constant 1 or 0."""
-        if te.static_extent(y) == 1 or te.static_extent(x) == 0:
+    def index(self, n: int) -> SSAValue:
+        return self.constant(IntegerAttr(n, IndexType()))
+
+    def add(self, b: Builder, x: SSAValue, y: SSAValue) -> SSAValue:
+        """x + y, folded when one is the constant 0 or both are constants."""
+        cx, cy = te.static_extent(x), te.static_extent(y)
+        if cx is not None and cy is not None:
+            return self.index(cx + cy)
+        if cy == 0:
             return x
-        if te.static_extent(x) == 1 or te.static_extent(y) == 0:
+        if cx == 0:
             return y
-        return b.insert(arith.MuliOp(x, y)).result
+        return self.once(b, arith.AddiOp, *((y, x) if cx is not None else (x, y)))  # a constant last
+
+    def mul(self, b: Builder, x: SSAValue, y: SSAValue) -> SSAValue:
+        """x * y, folded when one is the constant 1 or 0, or both are constants."""
+        cx, cy = te.static_extent(x), te.static_extent(y)
+        if cx is not None and cy is not None:
+            return self.index(cx * cy)
+        if cy == 1 or cx == 0:
+            return x
+        if cx == 1 or cy == 0:
+            return y
+        return self.once(b, arith.MuliOp, *((y, x) if cx is not None else (x, y)))
+
+    def once(self, b: Builder, kind: type[Operation], *operands: SSAValue | Attribute) -> SSAValue:
+        """kind(*operands), a pure op, appended to b's block, or the one already there
+        (what CSE would merge): a load and the store after it compute the same linear
+        index; a register tile broadcasts a scalar once."""
+        point = b.insertion_point
+        key = (point.block, kind, *operands)
+        if point.insert_before is None and key in self.computed:
+            return self.computed[key]
+        value = b.insert(kind(*operands)).results[0]
+        self.computed[key] = value
+        return value
 
     def numel(self, b: Builder, extents: Sequence[SSAValue]) -> SSAValue:
         n: SSAValue | None = None
@@ -329,7 +364,7 @@ class _FunctionLowering:
         b = Builder(InsertPoint.at_end(block))
         flag = b.insert(memref.LoadOp.get(flags.memref, [i])).res
         b.insert(memref.StoreOp.get(b.insert(arith.IndexCastOp(i, i64)).result, positions, [count]))
-        zero = b.insert(arith.ConstantOp(IntegerAttr(0, flag.type))).result
+        zero = self.constant(IntegerAttr(0, flag.type))
         hit = b.insert(arith.CmpiOp(flag, zero, "ne")).result
         step = b.insert(arith.SelectOp(hit, self.one, self.zero)).result
         b.insert(scf.YieldOp(b.insert(arith.AddiOp(count, step)).result))
@@ -357,14 +392,14 @@ class _FunctionLowering:
             acc = _combine(ib, kind, acc, x)
             ib.insert(memref.StoreOp.get(acc, out, [at]))
             ib.insert(scf.YieldOp(acc))
-            b.insert(scf.ForOp(self.zero, ext[d], self.one, [_identity(b, kind, et)], Region(block)))
+            b.insert(scf.ForOp(self.zero, ext[d], self.one, [self.constant(_identity(kind, et))], Region(block)))
 
         self.nest(self.b, [e for k, e in enumerate(ext) if k != d], along)
 
     def lower_check(self, op: te.CheckOp) -> None:
         """if !condition: status = site (the first failure is reported)."""
         cond = self.b.insert(memref.LoadOp.get(self.buffers[op.condition].memref, [self.zero])).res
-        zero = self.b.insert(arith.ConstantOp(IntegerAttr(0, cond.type))).result
+        zero = self.constant(IntegerAttr(0, cond.type))
         failed = self.b.insert(arith.CmpiOp(cond, zero, "eq")).result
         then = Block()
         tb = Builder(InsertPoint.at_end(then))
@@ -403,9 +438,7 @@ class _FunctionLowering:
             at = self.linear(self.b, [self.values[i] for i in op.indices], buf.extents)
             self.values[op.result] = self.b.insert(memref.LoadOp.get(buf.memref, [at])).res
         elif op.dialect_name() in ("arith", "math"):
-            clone = op.clone(value_mapper=dict(self.values))
-            self.b.insert(clone)
-            self.values.update(zip(op.results, clone.results))
+            self.emit(self.b, op, self.values)
         else:
             raise LoweringError(f"lower-tensorexpr-to-loops: {op.name} has no lowering")
 
@@ -420,6 +453,13 @@ class _FunctionLowering:
             mapping[op.result] = b.insert(memref.LoadOp.get(buf.memref, [at])).res
         elif isinstance(op, te.IndexOp):
             mapping[op.result] = self.checked_index(b, op, mapping)
+        elif isinstance(op, arith.ConstantOp) and isinstance(op.value, (IntegerAttr, FloatAttr)):
+            mapping[op.result] = self.emitted(op)
+        elif isinstance(op, (arith.AddiOp, arith.MuliOp)) and isinstance(op.result.type, IndexType):
+            x, y = (mapping.get(v, v) for v in op.operands)
+            value = mapping[op.result] = (self.add if isinstance(op, arith.AddiOp) else self.mul)(b, x, y)
+            if value not in (x, y) and not isinstance(value.owner, arith.ConstantOp):
+                value.name_hint = op.result.name_hint
         else:
             clone = op.clone(value_mapper=mapping)
             b.insert(clone)
@@ -481,7 +521,7 @@ class _FunctionLowering:
                 return [_combine(b, kind, acc[0], body.result(), reassociate=True)]
 
             def reduce(b: Builder, ivs: list[SSAValue]) -> None:
-                [result] = self.reduce_nest(b, [space[d] for d in dims], [_identity(b, kind, et)], step, ivs,
+                [result] = self.reduce_nest(b, [space[d] for d in dims], [self.constant(_identity(kind, et))], step, ivs,
                                             body.enter)
                 at = self.linear(b, _unpermute(ivs, order[:outer]), extents)
                 b.insert(memref.StoreOp.get(result, buf.memref, [at]))
@@ -499,7 +539,7 @@ class _FunctionLowering:
         def reduce(b: Builder, ivs: list[SSAValue]) -> None:
             def init(bb: Builder, inner_ivs: list[SSAValue]) -> None:
                 at = self.linear(bb, _unpermute(ivs + inner_ivs, order[:outer] + inner), extents)
-                bb.insert(memref.StoreOp.get(_identity(bb, kind, et), buf.memref, [at]))
+                bb.insert(memref.StoreOp.get(self.constant(_identity(kind, et)), buf.memref, [at]))
 
             self.nest(b, [space[d] for d in inner], init)
             self.nest(b, [space[d] for d in dims], accumulate, ivs, body.enter)
@@ -539,13 +579,13 @@ class _FunctionLowering:
             body.enter(b, ivs)
 
             def columns(cb: Builder, start: SSAValue) -> None:
-                lane0 = [cb.insert(arith.AddiOp(start, self.index(c * lanes, cb))).result for c in range(vectors)]
+                lane0 = [self.add(cb, start, self.index(c * lanes)) for c in range(vectors)]
 
                 def step(sb: Builder, _: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
                     values = body.vector_tile(sb, row_arg, first, lane0, vt)
                     return [_combine(sb, kind, acc, x, contract=True) for acc, x in zip(accs, values)]
 
-                zero = cb.insert(vector.BroadcastOp(_identity(cb, kind, et), vt)).vector
+                zero = self.once(cb, vector.BroadcastOp, self.constant(_identity(kind, et)), vt)
                 accs = self.reduce_nest(cb, [space[d] for d in red], [zero] * (len(first) * vectors), step, ivs,
                                         body.enter)
                 for k, acc in enumerate(accs):
@@ -560,22 +600,22 @@ class _FunctionLowering:
                 return
             block = Block(arg_types=[IndexType()])
             cb = Builder(InsertPoint.at_end(block))
-            columns(cb, cb.insert(arith.MuliOp(block.args[0], self.index(lanes * vectors, cb))).result)
+            columns(cb, self.mul(cb, block.args[0], self.index(lanes * vectors)))
             cb.insert(scf.YieldOp())
-            b.insert(scf.ForOp(self.zero, self.index(count, b), self.one, [], Region(block)))
+            b.insert(scf.ForOp(self.zero, self.index(count), self.one, [], Region(block)))
 
         outer_extents = [space[d] for d in order[:outer]]
         if row_arg is None:
             self.nest(self.b, outer_extents, lambda b, ivs: tiles(b, ivs, [self.zero]), parallel=_parallel(op))
             return
         n = outer_extents[-1]
-        count = self.b.insert(arith.CeilDivUIOp(n, self.index(rows))).result
-        last = self.b.insert(arith.SubiOp(n, self.one)).result  # n >= 1 when there is a tile
+        count = self.once(self.b, arith.CeilDivUIOp, n, self.index(rows))
+        last = self.once(self.b, arith.SubiOp, n, self.one)  # n >= 1 when there is a tile
 
         def tiled(b: Builder, ivs: list[SSAValue]) -> None:
-            base = b.insert(arith.MuliOp(ivs[-1], self.index(rows, b))).result
-            first = [base] + [b.insert(arith.MinUIOp(b.insert(arith.AddiOp(base, self.index(k, b))).result,
-                                                     last)).result for k in range(1, rows)]
+            base = self.mul(b, ivs[-1], self.index(rows))
+            first = [base] + [b.insert(arith.MinUIOp(self.add(b, base, self.index(k)), last)).result
+                              for k in range(1, rows)]
             tiles(b, ivs[:-1] + [base], first)
 
         self.nest(self.b, outer_extents[:-1] + [count], tiled, parallel=_parallel(op))
@@ -621,7 +661,7 @@ class _FunctionLowering:
         scatter assigns (a slice's backward: zeros around the gradient's block)."""
         constant = te.constant_fill(fill)
         assert constant is not None
-        value = self.b.insert(constant.clone()).results[0]
+        value = self.emitted(constant)
         extents = self.extents(fill)
         size = te.static_extent(fill.extents[d])
         assert size is not None
@@ -631,7 +671,7 @@ class _FunctionLowering:
 
             def store(b: Builder, ivs: list[SSAValue], start: int = start) -> None:
                 at = list(ivs)
-                at[d] = b.insert(arith.AddiOp(ivs[d], self.index(start, b))).result
+                at[d] = self.add(b, ivs[d], self.index(start))
                 b.insert(memref.StoreOp.get(value, buf.memref, [self.linear(b, at, extents)]))
 
             part = list(extents)
@@ -850,7 +890,7 @@ class _Body:
 
         def vec(v: SSAValue, r: int, c: int) -> SSAValue:
             x = get(v, r, c)
-            return x if isinstance(x.type, VectorType) else b.insert(vector.BroadcastOp(x, vt)).vector
+            return x if isinstance(x.type, VectorType) else self.lowering.once(b, vector.BroadcastOp, x, vt)
 
         def build(v: SSAValue, r: int, c: int) -> SSAValue:
             op = v.owner
@@ -879,17 +919,18 @@ class _Body:
         return self.value(self.terminator.value)
 
 
-def _identity(b: Builder, kind: str, t: Attribute) -> SSAValue:
+def _identity(kind: str, t: Attribute) -> IntegerAttr | FloatAttr:
+    """The value a reduction of `kind` starts from."""
     from transforms.lower_aten_to_tensorexpr.scalars import is_float
 
     if kind == "add":
-        return const(b, 0, t)
+        return scalar_attr(0, t)
     if kind == "mul":
-        return const(b, 1, t)
+        return scalar_attr(1, t)
     if not is_float(t) and t.width.data == 1:  # type: ignore[attr-defined]
-        return const(b, kind == "min", t)  # bool: false < true (unsigned), min is all, max any
+        return scalar_attr(kind == "min", t)  # bool: false < true (unsigned), min is all, max any
     big = float("inf") if is_float(t) else (2 ** (t.width.data - 1) - 1)  # type: ignore[attr-defined]
-    return const(b, -big if kind == "max" else big, t) if is_float(t) else const(b, -big - 1 if kind == "max" else big, t)
+    return scalar_attr(-big if kind == "max" else big, t) if is_float(t) else scalar_attr(-big - 1 if kind == "max" else big, t)
 
 
 def _combine(b: Builder, kind: str, acc: SSAValue, x: SSAValue, *, reassociate: bool = False,

@@ -9,7 +9,8 @@ no page faults per call); a companion function `@<name>_arena_sizes(symbols...,
 out)` tells it how many elements each arena needs for given sizes.
 
 The function becomes `@<name>_body`, private, with one argument per slot, and
-`@<name>` cuts the arenas into slots and calls it. Slots never overlap, and as
+`@<name>` cuts the arenas into slots and calls it (offsets are running sums, folded
+as canonicalize would; the sizes of the erased allocs go with them). Slots never overlap, and as
 separate (noalias) arguments LLVM knows it: a loop reading one slot and writing
 another vectorizes, where pointers into one arena would need overlap checks it
 often gives up on (SchNet's i-k-j matmuls ran scalar).
@@ -78,6 +79,35 @@ def _add(block: Block, op: Operation) -> Operation:
     return op
 
 
+def _index_constant(block: Block, n: int) -> SSAValue:
+    """The block's index constant n (made at its end if it has none)."""
+    value = IntegerAttr(n, IndexType())
+    for op in block.ops:
+        if isinstance(op, arith.ConstantOp) and op.value == value:
+            return op.result
+    return _add(block, arith.ConstantOp(value)).result
+
+
+def _plus(block: Block, a: SSAValue, b: SSAValue) -> SSAValue:
+    """a + b at the end of block, folded as canonicalize would (0 + b, constants)."""
+    ca, cb = (v.owner.value.value.data if isinstance(v.owner, arith.ConstantOp) else None for v in (a, b))
+    if ca is not None and cb is not None:
+        return _index_constant(block, ca + cb)
+    if ca == 0 or cb == 0:
+        return b if ca == 0 else a
+    return _add(block, arith.AddiOp(b, a) if ca is not None else arith.AddiOp(a, b)).result  # constant last
+
+
+def _erase_if_unused(v: SSAValue) -> None:
+    """Erase the arithmetic computing v (an erased buffer's size) that nothing else uses."""
+    op = v.owner
+    if isinstance(op, Operation) and op.dialect_name() == "arith" and not any(r.uses for r in op.results):
+        operands = list(op.operands)
+        Rewriter.erase_op(op)
+        for o in operands:
+            _erase_if_unused(o)
+
+
 def _top_level(op: Operation, block: Block) -> Operation:
     while op.parent_block() is not block:
         parent = op.parent_op()
@@ -95,9 +125,10 @@ def _depends_only_on_arguments(v: SSAValue, block: Block) -> bool:
             and all(_depends_only_on_arguments(o, block) for o in op.operands))
 
 
-def _clone_slice(values: list[SSAValue], into: Block, args: dict[SSAValue, SSAValue]) -> list[SSAValue]:
-    """Rebuild the arithmetic computing `values` at the end of `into`."""
-    mapping = dict(args)
+def _clone_slice(values: list[SSAValue], into: Block, mapping: dict[SSAValue, SSAValue]) -> list[SSAValue]:
+    """Rebuild the arithmetic computing `values` at the end of `into`; `mapping` (the
+    function arguments' values in `into`) grows by what is built, so a size shared by
+    two calls is built once."""
 
     def build(v: SSAValue) -> SSAValue:
         if v not in mapping:
@@ -136,6 +167,7 @@ class PlanMemoryPass(ModulePass):
         symbol_args = [a for a, d in zip(block.args, outer_attrs)
                        if isinstance(a.type, IndexType) and "loops.num_threads" not in d.data]
         view_type = {e: MemRefType(e, [DYNAMIC_INDEX], StridedLayoutAttr([1], None)) for e in slots}
+        dead: list[SSAValue] = []  # the sizes of the erased allocs
         for elem, elem_slots in slots.items():
             for k, slot in enumerate(elem_slots):
                 arg = block.insert_arg(view_type[elem], len(block.args))
@@ -145,6 +177,7 @@ class PlanMemoryPass(ModulePass):
                         if isinstance(use.operation, memref.DeallocOp):
                             Rewriter.erase_op(use.operation)
                     alloc.memref.replace_all_uses_with(arg)
+                    dead.append(alloc.dynamic_sizes[0])
                     Rewriter.erase_op(alloc)
         name = fn.sym_name.data
         fn.sym_name = StringAttr(f"{name}_body")
@@ -160,15 +193,15 @@ class PlanMemoryPass(ModulePass):
         mapping = {a: entry.args[k] for k, a in enumerate(block.args[:len(outer_types)]) if a in symbol_args}
         views: list[SSAValue] = []
         totals: list[list[SSAValue]] = []
-        for arena, (elem, elem_slots) in zip(arenas, slots.items()):
+        sizes = [_clone_slice([s.size for s in elem_slots], entry, mapping) for elem_slots in slots.values()]
+        for arena, elem, elem_sizes in zip(arenas, slots, sizes):
             arena.name_hint = f"arena_{elem}"
-            sizes = _clone_slice([s.size for s in elem_slots], entry, mapping)
-            offset: SSAValue = _add(entry, arith.ConstantOp(IntegerAttr(0, IndexType()))).result
-            for k, size in enumerate(sizes):
-                if k:
-                    offset = _add(entry, arith.AddiOp(offset, sizes[k - 1])).result
+            offset = _index_constant(entry, 0)
+            for k, size in enumerate(elem_sizes):
+                if k:  # the running sum of the slot sizes before this one
+                    offset = _plus(entry, offset, elem_sizes[k - 1])
                 views.append(_add(entry, memref.SubviewOp.get(arena, [offset], [size], [1], view_type[elem])).result)
-            totals.append([s.size for s in elem_slots])
+            totals.append([s.size for s in slots[elem]])
         entry.add_op(func.CallOp(fn.sym_name.data, list(entry.args[:len(outer_types)]) + views, []))
         entry.add_op(func.ReturnOp())
         outer = func.FuncOp(
@@ -179,7 +212,10 @@ class PlanMemoryPass(ModulePass):
             if k.startswith("te.") or k.startswith("llvm."):
                 outer.attributes[k] = v
         Rewriter.insert_op(outer, InsertPoint.before(fn))
-        return self.sizes_function(name, symbol_args, totals)
+        sizes_fn = self.sizes_function(name, symbol_args, totals)
+        for size in dead:  # once cloned into the entry and the sizes function
+            _erase_if_unused(size)
+        return sizes_fn
 
     def sizes_function(self, name: str, symbols: list[BlockArgument], totals: list[list[SSAValue]]) -> func.FuncOp:
         """@<name>_arena_sizes(symbols..., out: memref<?xi64>): elements per arena."""
@@ -189,12 +225,12 @@ class PlanMemoryPass(ModulePass):
         out = block.args[-1]
         out.name_hint = "sizes"
         mapping: dict[SSAValue, SSAValue] = dict(zip(symbols, block.args))
-        for k, sizes in enumerate(totals):
-            values = _clone_slice(sizes, block, mapping)
-            total = values[0]
-            for v in values[1:]:
-                total = _add(block, arith.AddiOp(total, v)).result
-            at = _add(block, arith.ConstantOp(IntegerAttr(k, IndexType()))).result
+        values = [_clone_slice(sizes, block, mapping) for sizes in totals]
+        for k, arena_values in enumerate(values):
+            total = arena_values[0]
+            for v in arena_values[1:]:
+                total = _plus(block, total, v)
+            at = _index_constant(block, k)
             count = _add(block, arith.IndexCastOp(total, i64)).result
             block.add_op(memref.StoreOp.get(count, out, [at]))
         block.add_op(func.ReturnOp())

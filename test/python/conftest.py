@@ -56,6 +56,23 @@ def assert_close(got, want, dtype: torch.dtype, what: str = "") -> None:
         assert err <= TOLERANCE[dtype], f"{what} output {i}: relative error {err:.2e}"
 
 
+def assert_canonical(loops: str, what: str) -> None:
+    """The loops stage's text is what canonicalize and cse would leave: the pipeline
+    runs neither after the lowering (only one cse after plan-memory), so a lowering
+    that starts leaving constants in loops, x + 0 or duplicate index arithmetic fails
+    here instead of slowing every compile down."""
+    from xdsl.parser import Parser
+    from xdsl.passes import PassPipeline
+
+    from pipeline.registry import all_passes, context
+
+    module = Parser(context(), loops).parse_module()
+    assert str(module) == loops, f"{what}: the loops stage does not print back as it parsed"
+    PassPipeline.parse_spec(all_passes(), "canonicalize,cse").apply(context(), module)
+    changed = [(a, b) for a, b in zip(loops.splitlines(), str(module).splitlines()) if a != b]
+    assert str(module) == loops, f"{what}: canonicalize + cse change the loops stage, first at {changed[:1]}"
+
+
 @pytest.fixture(params=MODELS)
 def model_name(request) -> str:
     return request.param

@@ -12,7 +12,7 @@ import functools
 import pytest
 import torch
 from torch.export import Dim
-from conftest import DTYPES, TRACE_ATOMS, assert_close, model
+from conftest import DTYPES, TRACE_ATOMS, assert_canonical, assert_close, model
 
 from pipeline.compiler import compile
 
@@ -47,6 +47,11 @@ def test_training_gradients(model_name: str, dtype: torch.dtype) -> None:
         got, want = native(*inputs.values()), fn(*inputs.values())
         assert len(got) > 1, "the loss and at least one parameter gradient"
         assert_close(got, want, dtype, f"{model_name} training N={n}")
+
+
+@pytest.mark.parametrize("training", [False, True], ids=["energy_forces", "training"])
+def test_loops_stage_is_canonical(model_name: str, training: bool) -> None:
+    assert_canonical(compiled(model_name, training, torch.float32)[2].ir("loops"), model_name)
 
 
 def test_numpy_in_numpy_out() -> None:

@@ -27,7 +27,7 @@ pytest.importorskip("nequip")
 pytest.importorskip("allegro")
 
 import real_models
-from conftest import TRACE_ATOMS, relative_error
+from conftest import TRACE_ATOMS, assert_canonical, relative_error
 
 from pipeline.compiler import compile
 
@@ -66,6 +66,11 @@ def test_energy_forces(name: str, config: str) -> None:
             for what, g, w in zip(("energy", "forces"), got, want):
                 err = relative_error(g, w.detach())
                 assert err <= tolerance, f"{name} {config} N={n} threads={threads} {what}: relative error {err:.2e}"
+
+
+@pytest.mark.parametrize("name", real_models.MODELS)
+def test_loops_stage_is_canonical(name: str) -> None:
+    assert_canonical(compiled(name, "f64")[1].ir("loops"), name)
 
 
 @pytest.mark.parametrize("name", real_models.MODELS)

@@ -24,12 +24,13 @@ func.func @compact(%N: index, %x: tensor<?xi1> {te.dims = ["N"]}) -> tensor<f64>
 // CHECK-LABEL: func.func @compact(%N: index, %x: memref<?xi1> {te.dims = ["N"]}, %out0: memref<?xf64> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
 // CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[C1:%[0-9]+]] = arith.constant 1 : index
+// CHECK-NEXT:    [[FALSE:%[0-9]+]] = arith.constant false
+// CHECK-NEXT:    [[ZERO:%[0-9]+]] = arith.constant 0.000000e+00 : f64
 // CHECK-NEXT:    [[POS:%[0-9]+]] = memref.alloc(%N) : memref<?xi64>
 // CHECK-NEXT:    [[COUNT:%[0-9]+]] = scf.for [[I:%[0-9]+]] = [[C0]] to %N step [[C1]] iter_args([[C:%[0-9]+]] = [[C0]]) -> (index) {
 // CHECK-NEXT:      [[FLAG:%[0-9]+]] = memref.load %x{{\[}}[[I]]] : memref<?xi1>
 // CHECK-NEXT:      [[I64:%[0-9]+]] = arith.index_cast [[I]] : index to i64
 // CHECK-NEXT:      memref.store [[I64]], [[POS]]{{\[}}[[C]]] : memref<?xi64>
-// CHECK-NEXT:      [[FALSE:%[0-9]+]] = arith.constant false
 // CHECK-NEXT:      [[HIT:%[0-9]+]] = arith.cmpi ne, [[FLAG]], [[FALSE]] : i1
 // CHECK-NEXT:      [[STEP:%[0-9]+]] = arith.select [[HIT]], [[C1]], [[C0]] : index
 // CHECK-NEXT:      [[NEXT:%[0-9]+]] = arith.addi [[C]], [[STEP]] : index
@@ -37,7 +38,7 @@ func.func @compact(%N: index, %x: tensor<?xi1> {te.dims = ["N"]}) -> tensor<f64>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    [[VALUES:%[0-9]+]] = memref.alloc(%N) : memref<?xf64>
 // CHECK-NEXT:    scf.for [[J:%[0-9]+]] = [[C0]] to [[COUNT]] step [[C1]] {
-// CHECK:         scf.for {{%[0-9]+}} = [[C0]] to [[COUNT]] step [[C1]] iter_args
+// CHECK:         scf.for {{%[0-9]+}} = [[C0]] to [[COUNT]] step [[C1]] iter_args({{%[0-9]+}} = [[ZERO]])
 // CHECK-NOT:     te.
 
 // te.check: the condition is loaded and, when false, its site becomes the status (the
@@ -49,8 +50,8 @@ func.func @check(%N: index, %c: tensor<i1> {te.dims = []}, %x: tensor<?xf64> {te
 // CHECK-LABEL: func.func @check(%N: index, %c: memref<?xi1> {te.dims = []}, %x: memref<?xf64> {te.dims = ["N"]}, %out0: memref<?xf64> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
 // CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT:    {{%[0-9]+}} = arith.constant 1 : index
-// CHECK-NEXT:    [[COND:%[0-9]+]] = memref.load %c{{\[}}[[C0]]] : memref<?xi1>
 // CHECK-NEXT:    [[FALSE:%[0-9]+]] = arith.constant false
+// CHECK-NEXT:    [[COND:%[0-9]+]] = memref.load %c{{\[}}[[C0]]] : memref<?xi1>
 // CHECK-NEXT:    [[FAILED:%[0-9]+]] = arith.cmpi eq, [[COND]], [[FALSE]] : i1
 // CHECK-NEXT:    scf.if [[FAILED]] {
 // CHECK-NEXT:      [[SITE:%[0-9]+]] = arith.constant 1 : i32

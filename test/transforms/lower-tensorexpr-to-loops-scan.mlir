@@ -11,10 +11,10 @@ func.func @scan(%N: index, %x: tensor<?x3xf64> {te.dims = ["N", 3 : i64]}) -> te
 // CHECK:         [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[C1:%[0-9]+]] = arith.constant 1 : index
 // CHECK-NEXT:    [[C3:%[0-9]+]] = arith.constant 3 : index
+// CHECK-NEXT:    [[ZERO:%[0-9]+]] = arith.constant 0.000000e+00 : f64
 // CHECK-NEXT:    [[SIZE:%[0-9]+]] = arith.muli %N, [[C3]] : index
 // CHECK-NEXT:    [[OUT:%[0-9]+]] = memref.alloc([[SIZE]]) : memref<?xf64>
 // CHECK-NEXT:    scf.for [[J:%[0-9]+]] = [[C0]] to [[C3]] step [[C1]] {
-// CHECK-NEXT:      [[ZERO:%[0-9]+]] = arith.constant 0.000000e+00 : f64
 // CHECK-NEXT:      {{%[0-9]+}} = scf.for [[I:%[0-9]+]] = [[C0]] to %N step [[C1]] iter_args([[ACC:%[0-9]+]] = [[ZERO]]) -> (f64) {
 // CHECK-NEXT:        [[ROW:%[0-9]+]] = arith.muli [[I]], [[C3]] : index
 // CHECK-NEXT:        [[AT:%[0-9]+]] = arith.addi [[ROW]], [[J]] : index

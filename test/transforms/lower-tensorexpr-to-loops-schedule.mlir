@@ -34,24 +34,21 @@ func.func @x_b(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]}, %b: 
 // CHECK-LABEL: func.func @x_b(%E: index, %x: memref<?xf32> {te.dims = ["E", 64 : i64]}, %b: memref<?xf32>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : index
-// CHECK-NEXT: [[C64_2:%[0-9]+]] = arith.constant 64 : index
-// CHECK-NEXT: [[C32:%[0-9]+]] = arith.constant 32 : index
-// CHECK-NEXT: %c32 = arith.constant 32 : index
 // CHECK-NEXT: %c64 = arith.constant 64 : index
+// CHECK-NEXT: %c32 = arith.constant 32 : index
+// CHECK-NEXT: [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %E step [[C1]] {
 // CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = [[C0]] to %c32 step [[C1]] {
 // CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[IV]], %c32 : index
 // CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[IV_2]] : index
-// CHECK-NEXT:     [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:     memref.store [[CST]], %out0{{\[}}[[ADDI]]] : memref<?xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT:   scf.for [[IV_3:%[0-9]+]] = [[C0]] to %c64 step [[C1]] {
-// CHECK-NEXT:     [[MULI_2:%[0-9]+]] = arith.muli [[IV]], [[C64]] : index
+// CHECK-NEXT:     [[MULI_2:%[0-9]+]] = arith.muli [[IV]], %c64 : index
 // CHECK-NEXT:     [[ADDI_2:%[0-9]+]] = arith.addi [[MULI_2]], [[IV_3]] : index
 // CHECK-NEXT:     [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_2]]] : memref<?xf32>
 // CHECK-NEXT:     scf.for [[IV_4:%[0-9]+]] = [[C0]] to %c32 step [[C1]] {
-// CHECK-NEXT:       [[MULI_3:%[0-9]+]] = arith.muli [[IV_3]], [[C32]] : index
+// CHECK-NEXT:       [[MULI_3:%[0-9]+]] = arith.muli [[IV_3]], %c32 : index
 // CHECK-NEXT:       [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_3]], [[IV_4]] : index
 // CHECK-NEXT:       [[LOAD_2:%[0-9]+]] = memref.load %b{{\[}}[[ADDI_3]]] : memref<?xf32>
 // CHECK-NEXT:       %p = arith.mulf [[LOAD]], [[LOAD_2]] : f32
@@ -88,19 +85,16 @@ func.func @x_wt(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]}, %w:
 // CHECK-LABEL: func.func @x_wt(%E: index, %x: memref<?xf32> {te.dims = ["E", 64 : i64]}, %w: memref<?xf32>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : index
-// CHECK-NEXT: [[C32:%[0-9]+]] = arith.constant 32 : index
-// CHECK-NEXT: [[C64_2:%[0-9]+]] = arith.constant 64 : index
-// CHECK-NEXT: %c32 = arith.constant 32 : index
 // CHECK-NEXT: %c64 = arith.constant 64 : index
+// CHECK-NEXT: %c32 = arith.constant 32 : index
+// CHECK-NEXT: [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %E step [[C1]] {
 // CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = [[C0]] to %c32 step [[C1]] {
-// CHECK-NEXT:     [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:     [[FOR:%[0-9]+]] = scf.for [[IV_3:%[0-9]+]] = [[C0]] to %c64 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[CST]]) -> (f32) {
-// CHECK-NEXT:       [[MULI:%[0-9]+]] = arith.muli [[IV]], [[C64]] : index
+// CHECK-NEXT:       [[MULI:%[0-9]+]] = arith.muli [[IV]], %c64 : index
 // CHECK-NEXT:       [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[IV_3]] : index
 // CHECK-NEXT:       [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI]]] : memref<?xf32>
-// CHECK-NEXT:       [[MULI_2:%[0-9]+]] = arith.muli [[IV_2]], [[C64_2]] : index
+// CHECK-NEXT:       [[MULI_2:%[0-9]+]] = arith.muli [[IV_2]], %c64 : index
 // CHECK-NEXT:       [[ADDI_2:%[0-9]+]] = arith.addi [[MULI_2]], [[IV_3]] : index
 // CHECK-NEXT:       [[LOAD_2:%[0-9]+]] = memref.load %w{{\[}}[[ADDI_2]]] : memref<?xf32>
 // CHECK-NEXT:       %p = arith.mulf [[LOAD]], [[LOAD_2]] : f32
@@ -132,15 +126,14 @@ func.func @column_sum(%E: index, %x: tensor<?x16xf32> {te.dims = ["E", 16 : i64]
 // CHECK-LABEL: func.func @column_sum(%E: index, %x: memref<?xf32> {te.dims = ["E", 16 : i64]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT: [[C16:%[0-9]+]] = arith.constant 16 : index
 // CHECK-NEXT: %c16 = arith.constant 16 : index
+// CHECK-NEXT: [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %c16 step [[C1]] {
-// CHECK-NEXT:   [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:   memref.store [[CST]], %out0{{\[}}[[IV]]] : memref<?xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.for [[IV_2:%[0-9]+]] = [[C0]] to %E step [[C1]] {
 // CHECK-NEXT:   scf.for [[IV_3:%[0-9]+]] = [[C0]] to %c16 step [[C1]] {
-// CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[IV_2]], [[C16]] : index
+// CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[IV_2]], %c16 : index
 // CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[IV_3]] : index
 // CHECK-NEXT:     [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI]]] : memref<?xf32>
 // CHECK-NEXT:     [[LOAD_2:%[0-9]+]] = memref.load %out0{{\[}}[[IV_3]]] : memref<?xf32>
@@ -170,13 +163,12 @@ func.func @norm(%N: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}) -> te
 // CHECK-LABEL: func.func @norm(%N: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT: [[C3:%[0-9]+]] = arith.constant 3 : index
 // CHECK-NEXT: %c3 = arith.constant 3 : index
+// CHECK-NEXT: [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: "scf.parallel"([[C0]], %N, [[C1]]) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
 // CHECK-NEXT: ^bb0([[ARG:%[0-9]+]]: index):
-// CHECK-NEXT:   [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:   [[FOR:%[0-9]+]] = scf.for [[IV:%[0-9]+]] = [[C0]] to %c3 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[CST]]) -> (f32) {
-// CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[ARG]], [[C3]] : index
+// CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[ARG]], %c3 : index
 // CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[IV]] : index
 // CHECK-NEXT:     [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI]]] : memref<?xf32>
 // CHECK-NEXT:     %q = arith.mulf [[LOAD]], [[LOAD]] : f32
@@ -217,31 +209,29 @@ func.func @partitioned(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["E"
 // CHECK-LABEL: func.func @partitioned(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["E", 3 : i64]}, %dst: memref<?xi64> {te.dims = ["E"]}, %base: memref<?xf32> {te.dims = ["N", 3 : i64]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT: [[C3:%[0-9]+]] = arith.constant 3 : index
-// CHECK-NEXT: [[C3_2:%[0-9]+]] = arith.constant 3 : index
 // CHECK-NEXT: %c3 = arith.constant 3 : index
 // CHECK-NEXT: %z = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : index
 // CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %N step [[C1]] {
 // CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = [[C0]] to %c3 step [[C1]] {
-// CHECK-NEXT:     [[MULI_2:%[0-9]+]] = arith.muli [[IV]], %c3 : index
-// CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI_2]], [[IV_2]] : index
+// CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[IV]], %c3 : index
+// CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[IV_2]] : index
 // CHECK-NEXT:     memref.store %z, %out0{{\[}}[[ADDI]]] : memref<?xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
-// CHECK-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : index
 // CHECK-NEXT: [[CEILDIVUI:%[0-9]+]] = arith.ceildivui %E, [[C64]] : index
 // CHECK-NEXT: [[MINSI:%[0-9]+]] = arith.minsi %num_threads, [[CEILDIVUI]] : index
 // CHECK-NEXT: [[MAXSI:%[0-9]+]] = arith.maxsi [[MINSI]], [[C1]] : index
 // CHECK-NEXT: "scf.parallel"([[C0]], [[MAXSI]], [[C1]]) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
 // CHECK-NEXT: ^bb0(%part: index):
-// CHECK-NEXT:   [[MULI_4:%[0-9]+]] = arith.muli %N, %part : index
-// CHECK-NEXT:   [[DIVUI:%[0-9]+]] = arith.divui [[MULI_4]], [[MAXSI]] : index
+// CHECK-NEXT:   [[MULI_2:%[0-9]+]] = arith.muli %N, %part : index
+// CHECK-NEXT:   [[DIVUI:%[0-9]+]] = arith.divui [[MULI_2]], [[MAXSI]] : index
 // CHECK-NEXT:   [[ADDI_2:%[0-9]+]] = arith.addi %part, [[C1]] : index
-// CHECK-NEXT:   [[MULI_5:%[0-9]+]] = arith.muli %N, [[ADDI_2]] : index
-// CHECK-NEXT:   [[DIVUI_2:%[0-9]+]] = arith.divui [[MULI_5]], [[MAXSI]] : index
-// CHECK-NEXT:   scf.for [[IV_4:%[0-9]+]] = [[C0]] to %E step [[C1]] {
-// CHECK-NEXT:     [[LOAD_2:%[0-9]+]] = memref.load %dst{{\[}}[[IV_4]]] : memref<?xi64>
-// CHECK-NEXT:     [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD_2]] : i64 to index
+// CHECK-NEXT:   [[MULI_3:%[0-9]+]] = arith.muli %N, [[ADDI_2]] : index
+// CHECK-NEXT:   [[DIVUI_2:%[0-9]+]] = arith.divui [[MULI_3]], [[MAXSI]] : index
+// CHECK-NEXT:   scf.for [[IV_3:%[0-9]+]] = [[C0]] to %E step [[C1]] {
+// CHECK-NEXT:     [[LOAD:%[0-9]+]] = memref.load %dst{{\[}}[[IV_3]]] : memref<?xi64>
+// CHECK-NEXT:     [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD]] : i64 to index
 // CHECK-NEXT:     [[CMPI:%[0-9]+]] = arith.cmpi uge, [[INDEX_CAST]], %N : index
 // CHECK-NEXT:     scf.if [[CMPI]] {
 // CHECK-NEXT:       [[CST:%[0-9]+]] = arith.constant 1 : i32
@@ -252,15 +242,15 @@ func.func @partitioned(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["E"
 // CHECK-NEXT:     [[CMPI_3:%[0-9]+]] = arith.cmpi ult, [[SELECT]], [[DIVUI_2]] : index
 // CHECK-NEXT:     [[ANDI:%[0-9]+]] = arith.andi [[CMPI_2]], [[CMPI_3]] : i1
 // CHECK-NEXT:     scf.if [[ANDI]] {
-// CHECK-NEXT:       scf.for [[IV_5:%[0-9]+]] = [[C0]] to %c3 step [[C1]] {
-// CHECK-NEXT:         [[MULI_6:%[0-9]+]] = arith.muli [[IV_4]], [[C3]] : index
-// CHECK-NEXT:         [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_6]], [[IV_5]] : index
-// CHECK-NEXT:         [[LOAD_3:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_3]]] : memref<?xf32>
-// CHECK-NEXT:         %m = math.exp [[LOAD_3]] : f32
-// CHECK-NEXT:         [[MULI_7:%[0-9]+]] = arith.muli [[SELECT]], %c3 : index
-// CHECK-NEXT:         [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_7]], [[IV_5]] : index
-// CHECK-NEXT:         [[LOAD_4:%[0-9]+]] = memref.load %out0{{\[}}[[ADDI_4]]] : memref<?xf32>
-// CHECK-NEXT:         [[ADDF:%[0-9]+]] = arith.addf [[LOAD_4]], %m : f32
+// CHECK-NEXT:       scf.for [[IV_4:%[0-9]+]] = [[C0]] to %c3 step [[C1]] {
+// CHECK-NEXT:         [[MULI_4:%[0-9]+]] = arith.muli [[IV_3]], %c3 : index
+// CHECK-NEXT:         [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_4]], [[IV_4]] : index
+// CHECK-NEXT:         [[LOAD_2:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_3]]] : memref<?xf32>
+// CHECK-NEXT:         %m = math.exp [[LOAD_2]] : f32
+// CHECK-NEXT:         [[MULI_5:%[0-9]+]] = arith.muli [[SELECT]], %c3 : index
+// CHECK-NEXT:         [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_5]], [[IV_4]] : index
+// CHECK-NEXT:         [[LOAD_3:%[0-9]+]] = memref.load %out0{{\[}}[[ADDI_4]]] : memref<?xf32>
+// CHECK-NEXT:         [[ADDF:%[0-9]+]] = arith.addf [[LOAD_3]], %m : f32
 // CHECK-NEXT:         memref.store [[ADDF]], %out0{{\[}}[[ADDI_4]]] : memref<?xf32>
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
@@ -297,41 +287,33 @@ func.func @x_b_tile(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]},
 // CHECK-LABEL: func.func @x_b_tile(%E: index, %x: memref<?xf32> {te.dims = ["E", 64 : i64]}, %b: memref<?xf32>, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : index
-// CHECK-NEXT: [[C64_2:%[0-9]+]] = arith.constant 64 : index
-// CHECK-NEXT: [[C32:%[0-9]+]] = arith.constant 32 : index
-// CHECK-NEXT: %c32 = arith.constant 32 : index
 // CHECK-NEXT: %c64 = arith.constant 64 : index
+// CHECK-NEXT: %c32 = arith.constant 32 : index
 // CHECK-NEXT: [[C2:%[0-9]+]] = arith.constant 2 : index
+// CHECK-NEXT: [[C16:%[0-9]+]] = arith.constant 16 : index
+// CHECK-NEXT: [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: [[CEILDIVUI:%[0-9]+]] = arith.ceildivui %E, [[C2]] : index
 // CHECK-NEXT: [[SUBI:%[0-9]+]] = arith.subi %E, [[C1]] : index
 // CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to [[CEILDIVUI]] step [[C1]] {
-// CHECK-NEXT:   [[C2_2:%[0-9]+]] = arith.constant 2 : index
-// CHECK-NEXT:   [[MULI:%[0-9]+]] = arith.muli [[IV]], [[C2_2]] : index
-// CHECK-NEXT:   [[C1_2:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT:   [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[C1_2]] : index
+// CHECK-NEXT:   [[MULI:%[0-9]+]] = arith.muli [[IV]], [[C2]] : index
+// CHECK-NEXT:   [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[C1]] : index
 // CHECK-NEXT:   [[MINUI:%[0-9]+]] = arith.minui [[ADDI]], [[SUBI]] : index
-// CHECK-NEXT:   [[C2_3:%[0-9]+]] = arith.constant 2 : index
-// CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = [[C0]] to [[C2_3]] step [[C1]] {
-// CHECK-NEXT:     [[C16:%[0-9]+]] = arith.constant 16 : index
+// CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = [[C0]] to [[C2]] step [[C1]] {
 // CHECK-NEXT:     [[MULI_2:%[0-9]+]] = arith.muli [[IV_2]], [[C16]] : index
-// CHECK-NEXT:     [[C0_2:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT:     [[ADDI_2:%[0-9]+]] = arith.addi [[MULI_2]], [[C0_2]] : index
-// CHECK-NEXT:     [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:     [[BROADCAST:%[0-9]+]] = vector.broadcast [[CST]] : f32 to vector<16xf32>
 // CHECK-NEXT:     [[FOR:%[0-9]+]], [[FOR_2:%[0-9]+]] = scf.for [[IV_3:%[0-9]+]] = [[C0]] to %c64 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[BROADCAST]], [[ACC_2:%[0-9]+]] = [[BROADCAST]]) -> (vector<16xf32>, vector<16xf32>) {
-// CHECK-NEXT:       [[MULI_3:%[0-9]+]] = arith.muli [[MULI]], [[C64]] : index
-// CHECK-NEXT:       [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_3]], [[IV_3]] : index
-// CHECK-NEXT:       [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_3]]] : memref<?xf32>
+// CHECK-NEXT:       [[MULI_3:%[0-9]+]] = arith.muli [[MULI]], %c64 : index
+// CHECK-NEXT:       [[ADDI_2:%[0-9]+]] = arith.addi [[MULI_3]], [[IV_3]] : index
+// CHECK-NEXT:       [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_2]]] : memref<?xf32>
 // CHECK-NEXT:       %s = math.exp [[LOAD]] : f32
 // CHECK-NEXT:       [[BROADCAST_2:%[0-9]+]] = vector.broadcast %s : f32 to vector<16xf32>
-// CHECK-NEXT:       [[MULI_4:%[0-9]+]] = arith.muli [[IV_3]], [[C32]] : index
-// CHECK-NEXT:       [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_4]], [[ADDI_2]] : index
-// CHECK-NEXT:       [[LOAD_2:%[0-9]+]] = vector.load %b{{\[}}[[ADDI_4]]] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT:       [[MULI_4:%[0-9]+]] = arith.muli [[IV_3]], %c32 : index
+// CHECK-NEXT:       [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_4]], [[MULI_2]] : index
+// CHECK-NEXT:       [[LOAD_2:%[0-9]+]] = vector.load %b{{\[}}[[ADDI_3]]] : memref<?xf32>, vector<16xf32>
 // CHECK-NEXT:       [[MULF:%[0-9]+]] = arith.mulf [[BROADCAST_2]], [[LOAD_2]] fastmath<contract> : vector<16xf32>
-// CHECK-NEXT:       [[MULI_5:%[0-9]+]] = arith.muli [[MINUI]], [[C64]] : index
-// CHECK-NEXT:       [[ADDI_5:%[0-9]+]] = arith.addi [[MULI_5]], [[IV_3]] : index
-// CHECK-NEXT:       [[LOAD_3:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_5]]] : memref<?xf32>
+// CHECK-NEXT:       [[MULI_5:%[0-9]+]] = arith.muli [[MINUI]], %c64 : index
+// CHECK-NEXT:       [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_5]], [[IV_3]] : index
+// CHECK-NEXT:       [[LOAD_3:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_4]]] : memref<?xf32>
 // CHECK-NEXT:       %s_1 = math.exp [[LOAD_3]] : f32
 // CHECK-NEXT:       [[BROADCAST_3:%[0-9]+]] = vector.broadcast %s_1 : f32 to vector<16xf32>
 // CHECK-NEXT:       [[MULF_2:%[0-9]+]] = arith.mulf [[BROADCAST_3]], [[LOAD_2]] fastmath<contract> : vector<16xf32>
@@ -340,11 +322,11 @@ func.func @x_b_tile(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]},
 // CHECK-NEXT:       scf.yield [[ADDF]], [[ADDF_2]] : vector<16xf32>, vector<16xf32>
 // CHECK-NEXT:     }
 // CHECK-NEXT:     [[MULI_6:%[0-9]+]] = arith.muli [[MULI]], %c32 : index
-// CHECK-NEXT:     [[ADDI_6:%[0-9]+]] = arith.addi [[MULI_6]], [[ADDI_2]] : index
-// CHECK-NEXT:     vector.store [[FOR]], %out0{{\[}}[[ADDI_6]]] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT:     [[ADDI_5:%[0-9]+]] = arith.addi [[MULI_6]], [[MULI_2]] : index
+// CHECK-NEXT:     vector.store [[FOR]], %out0{{\[}}[[ADDI_5]]] : memref<?xf32>, vector<16xf32>
 // CHECK-NEXT:     [[MULI_7:%[0-9]+]] = arith.muli [[MINUI]], %c32 : index
-// CHECK-NEXT:     [[ADDI_7:%[0-9]+]] = arith.addi [[MULI_7]], [[ADDI_2]] : index
-// CHECK-NEXT:     vector.store [[FOR_2]], %out0{{\[}}[[ADDI_7]]] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT:     [[ADDI_6:%[0-9]+]] = arith.addi [[MULI_7]], [[MULI_2]] : index
+// CHECK-NEXT:     vector.store [[FOR_2]], %out0{{\[}}[[ADDI_6]]] : memref<?xf32>, vector<16xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 // CHECK-NEXT: func.return

@@ -10,8 +10,9 @@
 // accumulator in iter_args from the kind's identity; a te.scatter copies its base,
 // then loads, combines and stores at the te.update's linear index. Each op of a
 // body is emitted in the outermost loop where its operands exist (the index check
-// of a scatter runs once per edge, outside the loop over xyz; a constant before the
-// nest). A te.index is an index_cast, (with wrap) a select of i + extent for i < 0,
+// of a scatter runs once per edge, outside the loop over xyz). Constants are made
+// once per value, at the top of the function, and index arithmetic on constants is
+// folded (x + 0, x * 1, 2 * 3), as canonicalize would leave them. A te.index is an index_cast, (with wrap) a select of i + extent for i < 0,
 // one unsigned compare against the extent, and in an scf.if the store of its site
 // into status[0]. A returned te result is computed straight into its output
 // buffer; a returned argument or weight is copied; every other tensor is a
@@ -51,77 +52,68 @@ func.func @f(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]
   func.return %mm, %s, %x : tensor<?x16xf32>, tensor<?x3xf32>, tensor<?x3xf32>
 }
 // CHECK-LABEL: func.func @f(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]}, %ei: memref<?xi64> {te.dims = [2 : i64, "E"]}, %w_layers_0_weight: memref<?xf32> {loops.weight = "layers.0.weight"}, %out0: memref<?xf32> {te.dims = ["N", 16 : i64], loops.output = 0 : i64}, %out1: memref<?xf32> {te.dims = ["N", 3 : i64], loops.output = 1 : i64}, %out2: memref<?xf32> {loops.output = 2 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) attributes {te.index_sites = ["index_add along dim 0 (index data from argument 'ei')"]} {
-// CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT: [[C3:%[0-9]+]] = arith.constant 3 : index
-// CHECK-NEXT: [[C2:%[0-9]+]] = arith.constant 2 : index
 // CHECK-NEXT: %c0 = arith.constant 0 : index
+// CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
 // CHECK-NEXT: %c3 = arith.constant 3 : index
 // CHECK-NEXT: %c16 = arith.constant 16 : index
-// CHECK-NEXT: [[C3_2:%[0-9]+]] = arith.constant 3 : index
-// CHECK-NEXT: [[C16:%[0-9]+]] = arith.constant 16 : index
+// CHECK-NEXT: [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: [[MULI:%[0-9]+]] = arith.muli %N, %c3 : index
 // CHECK-NEXT: [[ALLOC:%[0-9]+]] = memref.alloc([[MULI]]) : memref<?xf32>
-// CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %N step [[C1]] {
-// CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = [[C0]] to %c3 step [[C1]] {
-// CHECK-NEXT:     [[MULI_2:%[0-9]+]] = arith.muli [[IV]], [[C3]] : index
+// CHECK-NEXT: scf.for [[IV:%[0-9]+]] = %c0 to %N step [[C1]] {
+// CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = %c0 to %c3 step [[C1]] {
+// CHECK-NEXT:     [[MULI_2:%[0-9]+]] = arith.muli [[IV]], %c3 : index
 // CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI_2]], [[IV_2]] : index
 // CHECK-NEXT:     [[LOAD:%[0-9]+]] = memref.load %x{{\[}}[[ADDI]]] : memref<?xf32>
 // CHECK-NEXT:     %e = math.exp [[LOAD]] : f32
-// CHECK-NEXT:     [[MULI_3:%[0-9]+]] = arith.muli [[IV]], %c3 : index
-// CHECK-NEXT:     [[ADDI_2:%[0-9]+]] = arith.addi [[MULI_3]], [[IV_2]] : index
-// CHECK-NEXT:     memref.store %e, [[ALLOC]]{{\[}}[[ADDI_2]]] : memref<?xf32>
+// CHECK-NEXT:     memref.store %e, [[ALLOC]]{{\[}}[[ADDI]]] : memref<?xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
-// CHECK-NEXT: scf.for [[IV_3:%[0-9]+]] = [[C0]] to %N step [[C1]] {
-// CHECK-NEXT:   scf.for [[IV_4:%[0-9]+]] = [[C0]] to %c16 step [[C1]] {
-// CHECK-NEXT:     [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:     [[FOR:%[0-9]+]] = scf.for [[IV_5:%[0-9]+]] = [[C0]] to %c3 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[CST]]) -> (f32) {
-// CHECK-NEXT:       [[MULI_4:%[0-9]+]] = arith.muli [[IV_3]], %c3 : index
-// CHECK-NEXT:       [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_4]], [[IV_5]] : index
-// CHECK-NEXT:       [[LOAD_2:%[0-9]+]] = memref.load [[ALLOC]]{{\[}}[[ADDI_3]]] : memref<?xf32>
-// CHECK-NEXT:       [[MULI_5:%[0-9]+]] = arith.muli [[IV_5]], [[C16]] : index
-// CHECK-NEXT:       [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_5]], [[IV_4]] : index
-// CHECK-NEXT:       [[LOAD_3:%[0-9]+]] = memref.load %w_layers_0_weight{{\[}}[[ADDI_4]]] : memref<?xf32>
+// CHECK-NEXT: scf.for [[IV_3:%[0-9]+]] = %c0 to %N step [[C1]] {
+// CHECK-NEXT:   scf.for [[IV_4:%[0-9]+]] = %c0 to %c16 step [[C1]] {
+// CHECK-NEXT:     [[FOR:%[0-9]+]] = scf.for [[IV_5:%[0-9]+]] = %c0 to %c3 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[CST]]) -> (f32) {
+// CHECK-NEXT:       [[MULI_3:%[0-9]+]] = arith.muli [[IV_3]], %c3 : index
+// CHECK-NEXT:       [[ADDI_2:%[0-9]+]] = arith.addi [[MULI_3]], [[IV_5]] : index
+// CHECK-NEXT:       [[LOAD_2:%[0-9]+]] = memref.load [[ALLOC]]{{\[}}[[ADDI_2]]] : memref<?xf32>
+// CHECK-NEXT:       [[MULI_4:%[0-9]+]] = arith.muli [[IV_5]], %c16 : index
+// CHECK-NEXT:       [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_4]], [[IV_4]] : index
+// CHECK-NEXT:       [[LOAD_3:%[0-9]+]] = memref.load %w_layers_0_weight{{\[}}[[ADDI_3]]] : memref<?xf32>
 // CHECK-NEXT:       %p = arith.mulf [[LOAD_2]], [[LOAD_3]] : f32
 // CHECK-NEXT:       [[ADDF:%[0-9]+]] = arith.addf [[ACC]], %p fastmath<reassoc,contract> : f32
 // CHECK-NEXT:       scf.yield [[ADDF]] : f32
 // CHECK-NEXT:     }
-// CHECK-NEXT:     [[MULI_6:%[0-9]+]] = arith.muli [[IV_3]], %c16 : index
-// CHECK-NEXT:     [[ADDI_5:%[0-9]+]] = arith.addi [[MULI_6]], [[IV_4]] : index
-// CHECK-NEXT:     memref.store [[FOR]], %out0{{\[}}[[ADDI_5]]] : memref<?xf32>
+// CHECK-NEXT:     [[MULI_5:%[0-9]+]] = arith.muli [[IV_3]], %c16 : index
+// CHECK-NEXT:     [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_5]], [[IV_4]] : index
+// CHECK-NEXT:     memref.store [[FOR]], %out0{{\[}}[[ADDI_4]]] : memref<?xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
-// CHECK-NEXT: [[MULI_7:%[0-9]+]] = arith.muli %N, %c3 : index
-// CHECK-NEXT: scf.for [[IV_6:%[0-9]+]] = [[C0]] to [[MULI_7]] step [[C1]] {
+// CHECK-NEXT: scf.for [[IV_6:%[0-9]+]] = %c0 to [[MULI]] step [[C1]] {
 // CHECK-NEXT:   [[LOAD_4:%[0-9]+]] = memref.load [[ALLOC]]{{\[}}[[IV_6]]] : memref<?xf32>
 // CHECK-NEXT:   memref.store [[LOAD_4]], %out1{{\[}}[[IV_6]]] : memref<?xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: scf.for [[IV_7:%[0-9]+]] = [[C0]] to %E step [[C1]] {
+// CHECK-NEXT: scf.for [[IV_7:%[0-9]+]] = %c0 to %E step [[C1]] {
 // CHECK-NEXT:   [[LOAD_5:%[0-9]+]] = memref.load %ei{{\[}}[[IV_7]]] : memref<?xi64>
 // CHECK-NEXT:   [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD_5]] : i64 to index
-// CHECK-NEXT:   [[CMPI:%[0-9]+]] = arith.cmpi slt, [[INDEX_CAST]], [[C0]] : index
-// CHECK-NEXT:   [[ADDI_7:%[0-9]+]] = arith.addi [[INDEX_CAST]], %N : index
-// CHECK-NEXT:   [[SELECT:%[0-9]+]] = arith.select [[CMPI]], [[ADDI_7]], [[INDEX_CAST]] : index
+// CHECK-NEXT:   [[CMPI:%[0-9]+]] = arith.cmpi slt, [[INDEX_CAST]], %c0 : index
+// CHECK-NEXT:   [[ADDI_5:%[0-9]+]] = arith.addi [[INDEX_CAST]], %N : index
+// CHECK-NEXT:   [[SELECT:%[0-9]+]] = arith.select [[CMPI]], [[ADDI_5]], [[INDEX_CAST]] : index
 // CHECK-NEXT:   [[CMPI_2:%[0-9]+]] = arith.cmpi uge, [[SELECT]], %N : index
 // CHECK-NEXT:   scf.if [[CMPI_2]] {
 // CHECK-NEXT:     [[CST_2:%[0-9]+]] = arith.constant 1 : i32
-// CHECK-NEXT:     memref.store [[CST_2]], %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT:     memref.store [[CST_2]], %status[%c0] : memref<?xi32>
 // CHECK-NEXT:   }
-// CHECK-NEXT:   [[SELECT_2:%[0-9]+]] = arith.select [[CMPI_2]], [[C0]], [[SELECT]] : index
-// CHECK-NEXT:   scf.for [[IV_8:%[0-9]+]] = [[C0]] to %c3 step [[C1]] {
-// CHECK-NEXT:     [[MULI_9:%[0-9]+]] = arith.muli [[IV_7]], [[C3]] : index
-// CHECK-NEXT:     [[ADDI_8:%[0-9]+]] = arith.addi [[MULI_9]], [[IV_8]] : index
-// CHECK-NEXT:     [[LOAD_6:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_8]]] : memref<?xf32>
-// CHECK-NEXT:     [[MULI_10:%[0-9]+]] = arith.muli [[SELECT_2]], %c3 : index
-// CHECK-NEXT:     [[ADDI_9:%[0-9]+]] = arith.addi [[MULI_10]], [[IV_8]] : index
-// CHECK-NEXT:     [[LOAD_7:%[0-9]+]] = memref.load %out1{{\[}}[[ADDI_9]]] : memref<?xf32>
+// CHECK-NEXT:   [[SELECT_2:%[0-9]+]] = arith.select [[CMPI_2]], %c0, [[SELECT]] : index
+// CHECK-NEXT:   scf.for [[IV_8:%[0-9]+]] = %c0 to %c3 step [[C1]] {
+// CHECK-NEXT:     [[MULI_6:%[0-9]+]] = arith.muli [[IV_7]], %c3 : index
+// CHECK-NEXT:     [[ADDI_6:%[0-9]+]] = arith.addi [[MULI_6]], [[IV_8]] : index
+// CHECK-NEXT:     [[LOAD_6:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_6]]] : memref<?xf32>
+// CHECK-NEXT:     [[MULI_7:%[0-9]+]] = arith.muli [[SELECT_2]], %c3 : index
+// CHECK-NEXT:     [[ADDI_7:%[0-9]+]] = arith.addi [[MULI_7]], [[IV_8]] : index
+// CHECK-NEXT:     [[LOAD_7:%[0-9]+]] = memref.load %out1{{\[}}[[ADDI_7]]] : memref<?xf32>
 // CHECK-NEXT:     [[ADDF_2:%[0-9]+]] = arith.addf [[LOAD_7]], [[LOAD_6]] : f32
-// CHECK-NEXT:     memref.store [[ADDF_2]], %out1{{\[}}[[ADDI_9]]] : memref<?xf32>
+// CHECK-NEXT:     memref.store [[ADDF_2]], %out1{{\[}}[[ADDI_7]]] : memref<?xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
-// CHECK-NEXT: [[MULI_11:%[0-9]+]] = arith.muli %N, [[C3]] : index
-// CHECK-NEXT: scf.for [[IV_9:%[0-9]+]] = [[C0]] to [[MULI_11]] step [[C1]] {
+// CHECK-NEXT: scf.for [[IV_9:%[0-9]+]] = %c0 to [[MULI]] step [[C1]] {
 // CHECK-NEXT:   [[LOAD_8:%[0-9]+]] = memref.load %x{{\[}}[[IV_9]]] : memref<?xf32>
 // CHECK-NEXT:   memref.store [[LOAD_8]], %out2{{\[}}[[IV_9]]] : memref<?xf32>
 // CHECK-NEXT: }
@@ -175,9 +167,11 @@ func.func @g(%N: index, %i: tensor<?xi64> {te.dims = ["N"]}) -> (tensor<f32>, te
 // CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
 // CHECK-NEXT: %c3 = arith.constant 3 : index
 // CHECK-NEXT: %c16 = arith.constant 16 : index
-// CHECK-NEXT: %n3 = arith.muli %N, %c3 : index
-// CHECK-NEXT: [[C16:%[0-9]+]] = arith.constant 16 : index
 // CHECK-NEXT: [[CST:%[0-9]+]] = arith.constant 0xff800000 : f32
+// CHECK-NEXT: %one = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: [[CST_2:%[0-9]+]] = arith.constant 9223372036854775807 : i64
+// CHECK-NEXT: %zero = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %n3 = arith.muli %N, %c3 : index
 // CHECK-NEXT: [[FOR:%[0-9]+]] = scf.for [[IV:%[0-9]+]] = [[C0]] to %c16 step [[C1]] iter_args([[ACC:%[0-9]+]] = [[CST]]) -> (f32) {
 // CHECK-NEXT:   [[LOAD:%[0-9]+]] = memref.load %w_b{{\[}}[[IV]]] : memref<?xf32>
 // CHECK-NEXT:   [[MAXIMUMF:%[0-9]+]] = arith.maximumf [[ACC]], [[LOAD]] : f32
@@ -185,40 +179,36 @@ func.func @g(%N: index, %i: tensor<?xi64> {te.dims = ["N"]}) -> (tensor<f32>, te
 // CHECK-NEXT: }
 // CHECK-NEXT: memref.store [[FOR]], %out0{{\[}}[[C0]]] : memref<?xf32>
 // CHECK-NEXT: scf.for [[IV_2:%[0-9]+]] = [[C0]] to %c3 step [[C1]] {
-// CHECK-NEXT:   [[CST_2:%[0-9]+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:   [[FOR_2:%[0-9]+]] = scf.for [[IV_3:%[0-9]+]] = [[C0]] to %c16 step [[C1]] iter_args([[ACC_2:%[0-9]+]] = [[CST_2]]) -> (f32) {
+// CHECK-NEXT:   [[FOR_2:%[0-9]+]] = scf.for [[IV_3:%[0-9]+]] = [[C0]] to %c16 step [[C1]] iter_args([[ACC_2:%[0-9]+]] = %one) -> (f32) {
 // CHECK-NEXT:     [[LOAD_2:%[0-9]+]] = memref.load %w_b{{\[}}[[IV_3]]] : memref<?xf32>
 // CHECK-NEXT:     [[MULF:%[0-9]+]] = arith.mulf [[ACC_2]], [[LOAD_2]] fastmath<reassoc,contract> : f32
 // CHECK-NEXT:     scf.yield [[MULF]] : f32
 // CHECK-NEXT:   }
 // CHECK-NEXT:   memref.store [[FOR_2]], %out1{{\[}}[[IV_2]]] : memref<?xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: [[CST_3:%[0-9]+]] = arith.constant 9223372036854775807 : i64
-// CHECK-NEXT: [[FOR_3:%[0-9]+]] = scf.for [[IV_4:%[0-9]+]] = [[C0]] to %N step [[C1]] iter_args([[ACC_3:%[0-9]+]] = [[CST_3]]) -> (i64) {
+// CHECK-NEXT: [[FOR_3:%[0-9]+]] = scf.for [[IV_4:%[0-9]+]] = [[C0]] to %N step [[C1]] iter_args([[ACC_3:%[0-9]+]] = [[CST_2]]) -> (i64) {
 // CHECK-NEXT:   [[LOAD_3:%[0-9]+]] = memref.load %i{{\[}}[[IV_4]]] : memref<?xi64>
 // CHECK-NEXT:   [[MINSI:%[0-9]+]] = arith.minsi [[ACC_3]], [[LOAD_3]] : i64
 // CHECK-NEXT:   scf.yield [[MINSI]] : i64
 // CHECK-NEXT: }
 // CHECK-NEXT: memref.store [[FOR_3]], %out2{{\[}}[[C0]]] : memref<?xi64>
-// CHECK-NEXT: %zero = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: scf.for [[IV_5:%[0-9]+]] = [[C0]] to %n3 step [[C1]] {
 // CHECK-NEXT:   memref.store %zero, %out3{{\[}}[[IV_5]]] : memref<?xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %one = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: scf.for [[IV_7:%[0-9]+]] = [[C0]] to %N step [[C1]] {
-// CHECK-NEXT:   [[LOAD_5:%[0-9]+]] = memref.load %i{{\[}}[[IV_7]]] : memref<?xi64>
-// CHECK-NEXT:   [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD_5]] : i64 to index
+// CHECK-NEXT: scf.for [[IV_6:%[0-9]+]] = [[C0]] to %N step [[C1]] {
+// CHECK-NEXT:   [[LOAD_4:%[0-9]+]] = memref.load %i{{\[}}[[IV_6]]] : memref<?xi64>
+// CHECK-NEXT:   [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD_4]] : i64 to index
 // CHECK-NEXT:   [[CMPI:%[0-9]+]] = arith.cmpi uge, [[INDEX_CAST]], %n3 : index
 // CHECK-NEXT:   scf.if [[CMPI]] {
-// CHECK-NEXT:     [[CST_4:%[0-9]+]] = arith.constant 1 : i32
-// CHECK-NEXT:     memref.store [[CST_4]], %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT:     [[CST_3:%[0-9]+]] = arith.constant 1 : i32
+// CHECK-NEXT:     memref.store [[CST_3]], %status{{\[}}[[C0]]] : memref<?xi32>
 // CHECK-NEXT:   }
 // CHECK-NEXT:   [[SELECT:%[0-9]+]] = arith.select [[CMPI]], [[C0]], [[INDEX_CAST]] : index
 // CHECK-NEXT:   memref.store %one, %out3{{\[}}[[SELECT]]] : memref<?xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: scf.for [[IV_8:%[0-9]+]] = [[C0]] to [[C16]] step [[C1]] {
-// CHECK-NEXT:   [[LOAD_6:%[0-9]+]] = memref.load %w_b{{\[}}[[IV_8]]] : memref<?xf32>
-// CHECK-NEXT:   memref.store [[LOAD_6]], %out4{{\[}}[[IV_8]]] : memref<?xf32>
+// CHECK-NEXT: scf.for [[IV_7:%[0-9]+]] = [[C0]] to %c16 step [[C1]] {
+// CHECK-NEXT:   [[LOAD_5:%[0-9]+]] = memref.load %w_b{{\[}}[[IV_7]]] : memref<?xf32>
+// CHECK-NEXT:   memref.store [[LOAD_5]], %out4{{\[}}[[IV_7]]] : memref<?xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.return
 // CHECK-NEXT: }
@@ -252,18 +242,14 @@ func.func @shared_fill(%N: index, %x: tensor<?xf32> {te.dims = ["N"]}) -> (tenso
 // CHECK-LABEL: func.func @shared_fill(
 // CHECK-NOT:     memref.alloc
 // CHECK:         %zero = arith.constant 0.000000e+00 : f32
-// CHECK:           scf.for [[I:%[0-9]+]] = {{%[0-9]+}} to %N step
-// CHECK-NEXT:        [[OFF:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT:        [[COL:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[OFF]] : index
-// CHECK-NOT:         scf.for
-// CHECK:             memref.store %zero, %out0
+// CHECK:         scf.for [[I:%[0-9]+]] = {{%[0-9]+}} to %N step
+// CHECK-NEXT:      [[ROW:%[0-9]+]] = arith.muli [[I]], %c2 : index
+// CHECK-NEXT:      [[COL:%[0-9]+]] = arith.addi [[ROW]], %c1 : index
+// CHECK-NEXT:      memref.store %zero, %out0{{\[}}[[COL]]] : memref<?xf32>
 // CHECK:         memref.store {{%[0-9]+}}, %out0
-// CHECK:         %zero_1 = arith.constant 0.000000e+00 : f32
-// CHECK:           scf.for [[I1:%[0-9]+]] = {{%[0-9]+}} to %N step
-// CHECK-NEXT:        [[OFF1:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT:        [[COL1:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[OFF1]] : index
-// CHECK-NOT:         scf.for
-// CHECK:             memref.store %zero_1, %out1
+// CHECK:         scf.for [[I1:%[0-9]+]] = {{%[0-9]+}} to %N step
+// CHECK-NEXT:      [[ROW1:%[0-9]+]] = arith.muli [[I1]], %c2 : index
+// CHECK-NEXT:      memref.store %zero, %out1{{\[}}[[ROW1]]] : memref<?xf32>
 // CHECK:         memref.store {{%[0-9]+}}, %out1
 // CHECK-NOT:     memref.load %out
 // CHECK:         func.return
@@ -337,9 +323,10 @@ func.func @concatenated(%N: index, %x: tensor<?x5xf32> {te.dims = ["N", 5 : i64]
   func.return %b, %g2 : tensor<?x5xf32>, tensor<?x5xf32>
 }
 // CHECK-LABEL: func.func @concatenated(
-// CHECK-NOT:     arith.constant 0.000000e+00
+// CHECK:         %zero = arith.constant 0.000000e+00 : f32
+// CHECK-NOT:     memref.store %zero
 // CHECK:         memref.store {{%[0-9]+}}, %out0
-// CHECK:         {{%zero[_0-9]*}} = arith.constant 0.000000e+00 : f32
+// CHECK:         memref.store %zero
 // CHECK:         memref.store {{%[0-9]+}}, %out1
 // CHECK:         func.return
 // CHECK: {{^}}}

@@ -72,12 +72,10 @@ func.func @f(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]},
 // CHECK-NEXT:     %n3 = arith.muli %N, %c3 : index
 // CHECK-NEXT:     [[OFF0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT:     [[S0:%[0-9]+]] = memref.subview %arena_f32{{\[}}[[OFF0]]] [%n3] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
-// CHECK-NEXT:     [[OFF1:%[0-9]+]] = arith.addi [[OFF0]], %n3 : index
-// CHECK-NEXT:     [[S1:%[0-9]+]] = memref.subview %arena_f32{{\[}}[[OFF1]]] [%n3] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
-// CHECK-NEXT:     [[OFF2:%[0-9]+]] = arith.addi [[OFF1]], %n3 : index
+// CHECK-NEXT:     [[S1:%[0-9]+]] = memref.subview %arena_f32[%n3] [%n3] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:     [[OFF2:%[0-9]+]] = arith.addi %n3, %n3 : index
 // CHECK-NEXT:     [[S2:%[0-9]+]] = memref.subview %arena_f32{{\[}}[[OFF2]]] [%E] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
-// CHECK-NEXT:     [[IOFF0:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT:     [[S3:%[0-9]+]] = memref.subview %arena_i64{{\[}}[[IOFF0]]] [%E] [1] : memref<?xi64> to memref<?xi64, strided<[1], offset: ?>>
+// CHECK-NEXT:     [[S3:%[0-9]+]] = memref.subview %arena_i64{{\[}}[[OFF0]]] [%E] [1] : memref<?xi64> to memref<?xi64, strided<[1], offset: ?>>
 // CHECK-NEXT:     func.call @f_body(%N, %E, %x, %ei, %out0, %status, [[S0]], [[S1]], [[S2]], [[S3]]) : (index, index, memref<?xf32>, memref<?xi64>, memref<?xf32>, memref<?xi32>, memref<?xf32, strided<[1], offset: ?>>, memref<?xf32, strided<[1], offset: ?>>, memref<?xf32, strided<[1], offset: ?>>, memref<?xi64, strided<[1], offset: ?>>) -> ()
 // CHECK-NEXT:     func.return
 // CHECK-NEXT:   }

@@ -39,17 +39,17 @@ def width(t: Attribute) -> int:
     return t.width.data if isinstance(t, IntegerType) else t.bitwidth  # type: ignore[attr-defined]
 
 
-def const(b: Builder, value: float | int | bool, t: Attribute) -> SSAValue:
+def scalar_attr(value: float | int | bool, t: Attribute) -> FloatAttr | IntegerAttr:
+    """`value` as an attribute of scalar type t (what an arith.constant holds)."""
     if is_float(t):
-        if math.isnan(value):
-            attr = FloatAttr(float("nan"), t)  # type: ignore[arg-type]
-        else:
-            attr = FloatAttr(float(value), t)  # type: ignore[arg-type]
-    elif isinstance(t, IntegerType) and t.width.data == 1:
-        attr = IntegerAttr(int(bool(value)), t)
-    else:
-        attr = IntegerAttr(int(value), t)  # type: ignore[arg-type]
-    return b.insert(arith.ConstantOp(attr)).result
+        return FloatAttr(float("nan") if math.isnan(value) else float(value), t)  # type: ignore[arg-type]
+    if isinstance(t, IntegerType) and t.width.data == 1:
+        return IntegerAttr(int(bool(value)), t)
+    return IntegerAttr(int(value), t)  # type: ignore[arg-type]
+
+
+def const(b: Builder, value: float | int | bool, t: Attribute) -> SSAValue:
+    return b.insert(arith.ConstantOp(scalar_attr(value, t))).result
 
 
 def cast(b: Builder, v: SSAValue, to: Attribute) -> SSAValue:
