@@ -106,11 +106,17 @@ class JitModule:
             compiled = compile_llvm(module, speed_level=speed_level, target_machine=host_target_machine(jit=True))
         self.compiled = compiled
         self.timings = dict(compiled.timings)
+        names = {f.name for f in compiled.ref.functions}
         self._symbols = _public_names(compiled.ref)
+        if compiled.objects and {f.name for f in compiled.ref.functions} != names:
+            raise ValueError("JitModule: a module compiled to objects defines C library names; "
+                             "run rename-c-library-clashes before codegen")
         start_jit = time.perf_counter()
-        # MCJIT owns the module and the target machine from here on
-        self.engine = llvm.create_mcjit_compiler(compiled.ref, host_target_machine(jit=True))
-        for code in compiled.objects:  # the other parts of a split module, compiled elsewhere
+        # MCJIT owns the module and the target machine from here on; a module compiled in
+        # parts is only linked (its parts' object code), the engine's own module is empty
+        owned = llvm.parse_assembly("") if compiled.objects else compiled.ref
+        self.engine = llvm.create_mcjit_compiler(owned, host_target_machine(jit=True))
+        for code in compiled.objects:
             self.engine.add_object_file(llvm.ObjectFileRef.from_data(code))
         self.engine.finalize_object()
         self.engine.run_static_constructors()

@@ -164,8 +164,9 @@ class CompiledLLVM:
     """An LLVM module, verified and optimized, with its IR before and after O3.
 
     A module compiled in parts (`codegen.split_module`) holds the first part in `ref`,
-    the others' object code in `objects`, and each part's IR: `ir_before` and `ir_after`
-    join them on first use (`join`)."""
+    every part's object code in `objects` (the first part's first: `ref` is compiled
+    already), and each part's IR: `ir_before` and `ir_after` join them on first use
+    (`join`)."""
 
     ref: llvm.ModuleRef
     target_machine: llvm.TargetMachine

@@ -35,12 +35,14 @@ def _launched(module: builtin.ModuleOp) -> dict[str, str]:
     }
 
 
-def plan(module: builtin.ModuleOp, parts: int, min_ops: int = 1) -> list[set[str]]:
+def plan(module: builtin.ModuleOp, parts: int, min_ops: int = 1, extra: float = 0.0) -> list[set[str]]:
     """The functions each of at most `parts` parts defines: part 0 the entry points
     and everything that is not an outlined loop; the loops dealt out largest first to
     the smallest part (by op count), each with its launcher, so that every part gets
-    at least `min_ops` ops of loops. One part when the module is not split: fewer
-    than two loops, anything but functions at the top, or a loop that calls a function."""
+    at least `min_ops` ops of loops. Part 0 counts `extra` times the module's ops more
+    (the work its process has besides: it joins the others). One part when the module
+    is not split: fewer than two loops, anything but functions at the top, or a loop
+    that calls a function."""
     launched = _launched(module)
     size: dict[str, int] = {}
     for op in module.ops:
@@ -52,7 +54,7 @@ def plan(module: builtin.ModuleOp, parts: int, min_ops: int = 1) -> list[set[str
     loops = sorted(launched, key=lambda name: -size[name])
     parts = max(1, min(parts, len(loops), sum(size[n] for n in loops) // max(min_ops, 1)))
     groups = [set(size) - set(loops) - set(launched.values())] + [set() for _ in range(parts - 1)]
-    load = [sum(size[n] for n in groups[0])] + [0] * (parts - 1)
+    load = [sum(size[n] for n in groups[0]) + extra * sum(size.values())] + [0.0] * (parts - 1)
     for name in loops:
         k = min(range(parts), key=load.__getitem__)
         groups[k] |= {name, launched[name]}

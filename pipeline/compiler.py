@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-import functools
 import ctypes
+import functools
 import gc
 import operator
 import os
@@ -34,8 +34,8 @@ from codegen.llvm_ir import compile_llvm, host_target_machine, translate
 from frontend.capture import Captured, capture
 from frontend.import_fx import import_graph
 from frontend.reference import TORCH_DTYPES
-from pipeline.progress import stage_progress
 from pipeline.parallel_compile import compile_parts, jobs, split
+from pipeline.progress import stage_progress
 from pipeline.registry import all_passes, context
 from pipeline.verify import LEVELS, VerifyEachPass, verify_after
 
@@ -470,14 +470,17 @@ def compile_captured(
         start = time.perf_counter()
         callback = dumps.callback if level == "off" else VerifyEachPass(dumps.callback, ops=level == "pass")
 
-        def run(names: list[str], module: ModuleOp, stage: str = stage, callback: Any = callback) -> None:
+        def run(names: list[str], module: ModuleOp, stage: str = stage, passes: list[str] = passes,
+                callback: Any = callback, end: bool = True) -> None:
+            """`names` (passes of `stage`) over `module`; at the `end` of the stage, the
+            stage's verification."""
             PassPipeline.parse_spec(available, ",".join(names), callback).apply(ctx, module)
-            if level == "stage":
+            if end and level == "stage":
                 verify_after(f"stage '{stage}' ({', '.join(passes)})", module)
 
         if stage == "llvm" and processes > 1:  # in parts, from outline-parallel-loops on
             cut = passes.index("outline-parallel-loops") + 1
-            PassPipeline.parse_spec(available, ",".join(passes[:cut]), callback).apply(ctx, module)
+            run(passes[:cut], module, end=False)
             parts = split(module, processes)
             if len(parts) > 1:
                 progress("llvm + native")
