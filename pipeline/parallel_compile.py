@@ -117,7 +117,14 @@ def compile_parts(
         return _Part(_top_level(module), compiled.parts_before[0], compiled.parts_after[0],
                      target.emit_object(compiled.ref), exported)
 
-    workers = [Forked(lambda keep=keep: other(keep), "compiling a part of the module") for keep in parts[1:]]
+    workers: list[Forked] = []
+    try:
+        for keep in parts[1:]:
+            workers.append(Forked(lambda keep=keep: other(keep), "compiling a part of the module"))
+    except OSError:  # no process to be had (a limit on processes or memory): all parts here
+        for w in workers:
+            w.cancel()
+        workers, parts = [], [set().union(*parts)]
     try:
         start = time.perf_counter()
         exported = restrict(module, parts[0])

@@ -169,6 +169,19 @@ def test_a_part_that_fails_raises_here(monkeypatch: pytest.MonkeyPatch) -> None:
         compile(mod.energy_forces(torch.float32), mod.inputs(TRACE_ATOMS, torch.float32, 0), mod.dynamic_shapes)
 
 
+def test_without_a_process_to_fork_one_compiles_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    mod, dtype = model(NAME), torch.float64
+    with parts(PARTS):
+        native = compile(mod.energy_forces(dtype), mod.inputs(TRACE_ATOMS, dtype, 0), mod.dynamic_shapes)
+    assert len(native.jit.compiled.objects) == 1
+    args = mod.inputs(40, dtype, 9)
+    assert_close(native(*args.values()), mod.energy_forces(dtype)(*args.values()), dtype, "N=40")
+
+
 def test_a_child_that_dies_is_named() -> None:
     with pytest.raises(WorkerError, match=r"the child process died \(exit code 3\)"):
         Forked(lambda: os._exit(3), "a test").result()
