@@ -41,7 +41,11 @@ class Forked:
         for stream in (sys.stdout, sys.stderr):  # else the child's copy of a buffer is written twice
             if stream is not None:
                 stream.flush()
-        self.pid = os.fork()
+        try:
+            self.pid = os.fork()
+        except OSError:
+            os.close(read), os.close(write)
+            raise
         if self.pid == 0:  # the child
             os.close(read)
             code = 1
@@ -75,7 +79,10 @@ class Forked:
             how = (f"signal {signal.Signals(-os.waitstatus_to_exitcode(status)).name}"
                    if os.WIFSIGNALED(status) else f"exit code {os.waitstatus_to_exitcode(status)}")
             raise WorkerError(f"{self.what}: the child process died ({how}) without a result")
-        ok, value = pickle.loads(data)
+        try:
+            ok, value = pickle.loads(data)
+        except Exception as err:  # e.g. an exception class whose arguments do not round-trip
+            raise WorkerError(f"{self.what}: the child's result does not unpickle: {err}") from err
         if ok:
             return value
         err, text = value

@@ -186,3 +186,16 @@ def test_a_child_that_dies_is_named() -> None:
     with pytest.raises(WorkerError, match=r"the child process died \(exit code 3\)"):
         Forked(lambda: os._exit(3), "a test").result()
     assert Forked(lambda: {"x": [1, 2]}).result() == {"x": [1, 2]}
+
+
+class _Unpicklable(Exception):
+    def __init__(self, a: int, b: int):  # pickles as _Unpicklable(message): one argument
+        super().__init__(f"{a} and {b}")
+
+
+def test_a_child_error_that_does_not_unpickle_is_named() -> None:
+    def fail() -> None:
+        raise _Unpicklable(1, 2)
+
+    with pytest.raises(WorkerError, match="does not unpickle"):
+        Forked(fail, "a test").result()
