@@ -34,7 +34,7 @@ from codegen.llvm_ir import compile_llvm, host_target_machine, translate
 from codegen.split_module import plan, restrict
 
 MIN_PART_OPS = 1500
-"""Fewest ops of outlined loops per part (NequIP's loops: 8700 ops, compiled in 6 s)."""
+"""Fewest ops of outlined loops per part (NequIP has ~8500, whose llvm stage and LLVM took 6.9 s in one process)."""
 
 PARENT_EXTRA = 0.06
 """This process's work besides its part (printing its stage text, linking, joining
