@@ -34,7 +34,7 @@ from codegen.llvm_ir import compile_llvm, host_target_machine, translate
 from frontend.capture import Captured, capture
 from frontend.import_fx import import_graph
 from frontend.reference import TORCH_DTYPES
-from pipeline.parallel_compile import compile_parts, jobs, split
+from pipeline.parallel_compile import compile_parts, jobs, printing, split
 from pipeline.progress import stage_progress
 from pipeline.registry import all_passes, context
 from pipeline.verify import LEVELS, VerifyEachPass, verify_after
@@ -444,10 +444,11 @@ def compile_captured(
     progress("aten")
     imported = import_graph(captured)
     module = imported.module
-    stages["aten"] = str(module)
-    dumps.write("aten.mlir", stages["aten"])
-    if trace:
-        dumps.kept.append(("aten", "import-fx", stages["aten"], time.perf_counter() - start))
+    if dumps.on or trace:  # the aten stage's text is the module after its passes
+        text = str(module)
+        dumps.write("aten.mlir", text)
+        if trace:
+            dumps.kept.append(("aten", "import-fx", text, time.perf_counter() - start))
     timings["import_s"] = time.perf_counter() - start
 
     if level != "off":
@@ -459,6 +460,8 @@ def compile_captured(
     members: list[list[int]] = []
     processes = 1 if dumps.on or trace else jobs()  # a dump of each pass shows the whole module
     jit: JitModule | None = None
+    readers = concurrent.futures.ThreadPoolExecutor(1)  # stage texts printed in forked processes
+    texts: dict[str, Callable[[], str]] = {}
     for stage, passes in STAGES:
         if profile and stage == "loops":
             passes = [p for q in passes for p in ([q, "profile-loops"] if q == "fuse-sibling-loops" else [q])]
@@ -493,7 +496,7 @@ def compile_captured(
         else:
             run(passes, module)
         if stage != STAGES[-1][0]:
-            stages[stage] = str(module)
+            texts[stage] = printing(module, processes, readers)
         timings[f"{stage}_s"] = time.perf_counter() - start
         if stage == "loops":
             signature = _loop_signature(module)
@@ -518,6 +521,10 @@ def compile_captured(
             jit = JitModule(compiled)
             stages[STAGES[-1][0]] = printed.result()
         timings["native_s"] = time.perf_counter() - start
+    start = time.perf_counter()
+    stages.update({stage: text() for stage, text in texts.items()})
+    readers.shutdown()
+    timings["native_s"] += time.perf_counter() - start  # waiting for the last texts, if any
     timings["total_s"] = sum(timings.values())
 
     weights, sites, arenas = signature

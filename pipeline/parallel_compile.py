@@ -56,6 +56,24 @@ def jobs() -> int:
     return len(os.sched_getaffinity(0))
 
 
+MIN_PRINT_OPS = 3000
+"""Fewest ops of a stage worth printing in a forked process (a fork costs 10-40 ms)."""
+
+
+def printing(module: builtin.ModuleOp, processes: int, pool: concurrent.futures.Executor) -> Callable[[], str]:
+    """The text of `module` as it is now. A large module is printed in a forked process
+    (the stages before the llvm stage leave the other cores idle; printing MACE's four
+    stages cost ~0.8 s), its text read on a thread of `pool` while this process goes on
+    changing the module; call the result for the text."""
+    if processes > 1 and sum(1 for _ in module.walk()) >= MIN_PRINT_OPS:
+        try:
+            return pool.submit(Forked(lambda: str(module), "printing a stage").result).result
+        except OSError:  # no process to be had: printed here
+            pass
+    text = str(module)
+    return lambda: text
+
+
 def split(module: builtin.ModuleOp, processes: int) -> list[set[str]]:
     """The parts `module` (after outline-parallel-loops) is compiled in."""
     return plan(module, processes, MIN_PART_OPS, PARENT_EXTRA)
@@ -148,4 +166,4 @@ def compile_parts(
     return jit, text, lowered_s
 
 
-__all__ = ["MIN_PART_OPS", "compile_parts", "jobs", "split"]
+__all__ = ["MIN_PART_OPS", "MIN_PRINT_OPS", "compile_parts", "jobs", "printing", "split"]

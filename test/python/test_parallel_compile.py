@@ -34,9 +34,11 @@ PARTS = 3
 
 @contextlib.contextmanager
 def parts(jobs: int, min_ops: int = 1) -> Iterator[None]:
-    """Compile in up to `jobs` parts of at least `min_ops` ops of loops each."""
+    """Compile in up to `jobs` parts of at least `min_ops` ops of loops each (and print
+    every stage in a forked process)."""
     with mock.patch.dict(os.environ, {"PIPELINE_COMPILE_JOBS": str(jobs)}), \
-            mock.patch.object(parallel_compile, "MIN_PART_OPS", min_ops):
+            mock.patch.object(parallel_compile, "MIN_PART_OPS", min_ops), \
+            mock.patch.object(parallel_compile, "MIN_PRINT_OPS", min_ops):
         yield
 
 
@@ -63,6 +65,8 @@ def test_values_and_forces(dtype: torch.dtype) -> None:
 
 def test_stage_texts_are_one_module() -> None:
     native, whole = compiled(torch.float64, PARTS), compiled(torch.float64, 1)
+    for stage in ("aten", "tensorexpr", "fused", "loops"):  # printed in forked processes
+        assert native.ir(stage) == whole.ir(stage), stage
     defined = [re.findall(r"^  llvm\.func (?:internal )?@(\w+)\(.*\{$", c.ir("llvm"), re.M) for c in (native, whole)]
     assert sorted(defined[0]) == sorted(defined[1]) and len(set(defined[0])) == len(defined[0])
     for stage in ("ll", "opt.ll"):
