@@ -460,7 +460,6 @@ def compile_captured(
     members: list[list[int]] = []
     processes = 1 if dumps.on or trace else jobs()  # a dump of each pass shows the whole module
     jit: JitModule | None = None
-    readers = concurrent.futures.ThreadPoolExecutor(1)  # stage texts printed in forked processes
     texts: dict[str, Callable[[], str]] = {}
     for stage, passes in STAGES:
         if profile and stage == "loops":
@@ -496,7 +495,7 @@ def compile_captured(
         else:
             run(passes, module)
         if stage != STAGES[-1][0]:
-            texts[stage] = printing(module, processes, readers)
+            texts[stage] = printing(module, processes)
         timings[f"{stage}_s"] = time.perf_counter() - start
         if stage == "loops":
             signature = _loop_signature(module)
@@ -523,7 +522,6 @@ def compile_captured(
         timings["native_s"] = time.perf_counter() - start
     start = time.perf_counter()
     stages.update({stage: text() for stage, text in texts.items()})
-    readers.shutdown()
     timings["native_s"] += time.perf_counter() - start  # waiting for the last texts, if any
     timings["total_s"] = sum(timings.values())
 

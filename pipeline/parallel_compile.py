@@ -60,14 +60,18 @@ MIN_PRINT_OPS = 3000
 """Fewest ops of a stage worth printing in a forked process (a fork costs 10-40 ms)."""
 
 
-def printing(module: builtin.ModuleOp, processes: int, pool: concurrent.futures.Executor) -> Callable[[], str]:
+_READERS = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="pipeline-stage-text")
+"""Reads the texts printed in forked processes (one idle thread, shared by all compiles)."""
+
+
+def printing(module: builtin.ModuleOp, processes: int) -> Callable[[], str]:
     """The text of `module` as it is now. A large module is printed in a forked process
     (the stages before the llvm stage leave the other cores idle; printing MACE's four
-    stages cost ~0.8 s), its text read on a thread of `pool` while this process goes on
-    changing the module; call the result for the text."""
+    stages cost ~0.8 s), its text read on a thread while this process goes on changing
+    the module; call the result for the text."""
     if processes > 1 and sum(1 for _ in module.walk()) >= MIN_PRINT_OPS:
         try:
-            return pool.submit(Forked(lambda: str(module), "printing a stage").result).result
+            return _READERS.submit(Forked(lambda: str(module), "printing a stage").result).result
         except OSError:  # no process to be had: printed here
             pass
     text = str(module)
