@@ -7,9 +7,10 @@ the parts start from the parent's module without copying it through a pipe; xDSL
 holds the GIL and llvmlite serializes its calls, so threads would not run in
 parallel). Part 0, with the entry points, stays in this process and becomes the JIT
 engine's module; the other parts come back as object code, which the engine links
-in, and as text: their llvm-dialect ops and LLVM IR, joined into the stage texts of
-one module. Every part is compiled to object code before the parent waits for the
-others (the engine only links).
+in, and as their LLVM IR, joined into the texts of one module on first use. Every
+part is compiled to object code before the parent waits for the others (the engine
+only links). The llvm stage's own text is not printed while every core is busy:
+`CompiledFunction.ir("llvm")` derives it from the loops stage's text on first use.
 
 A module is split only when each part gets at least `MIN_PART_OPS` ops of loops (a
 fork and the objects' trip back cost ~50 ms), and into at most `jobs()` parts: the
@@ -19,14 +20,12 @@ cores this process may use, or PIPELINE_COMPILE_JOBS.
 from __future__ import annotations
 
 import concurrent.futures
-import io
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from xdsl.dialects import builtin, llvm
-from xdsl.printer import Printer
+from xdsl.dialects import builtin
 
 from codegen.forked import Forked, can_fork
 from codegen.jit import JitModule
@@ -37,10 +36,10 @@ MIN_PART_OPS = 1500
 """Fewest ops of outlined loops per part (NequIP has ~8500, whose llvm stage and LLVM took 6.9 s in one process)."""
 
 PARENT_EXTRA = 0.06
-"""This process's work besides its part (printing its stage text, linking, joining
-the texts) as a fraction of the module's. Without it the other part was done 0.5 s
-(Allegro) and 0.3 s (NequIP) before this one on 2 cores; the best fraction measured
-was 0.12 for Allegro and ~0.03 for NequIP (op counts are a rough proxy for LLVM's work)."""
+"""This process's work besides its part (linking the objects; its part holds the entry
+points, whose serial loops cost LLVM more per op) as a fraction of the module's.
+Without it the other part was done 0.5 s (Allegro) and 0.3 s (NequIP) before this one
+on 2 cores (op counts are a rough proxy for LLVM's work)."""
 
 
 def jobs() -> int:
@@ -87,57 +86,26 @@ def split(module: builtin.ModuleOp, processes: int) -> list[set[str]]:
 class _Part:
     """What a part's process sends back."""
 
-    ops: list[tuple[str, bool, str]]
-    """(symbol, whether it is a definition, text) of each top-level op after the stage."""
     ll: str
     opt_ll: str
     code: bytes
     exported: set[str]
 
 
-def _top_level(module: builtin.ModuleOp) -> list[tuple[str, bool, str]]:
-    out = []
-    for op in module.ops:
-        text = io.StringIO()
-        Printer(stream=text).print_op(op)
-        defines = not isinstance(op, llvm.FuncOp) or bool(op.body.blocks)
-        out.append((op.sym_name.data, defines, text.getvalue()))  # type: ignore[attr-defined]
-    return out
-
-
-def _stage_text(module: builtin.ModuleOp, parts: list[list[tuple[str, bool, str]]]) -> str:
-    """The llvm stage of the whole module: each symbol once, defined where a part
-    defines it (part 0's order; the rest of the others' after it). Helpers that every
-    part defines for itself (`pipeline_share`, integer powers) are the same text."""
-    defined: dict[str, str] = {}
-    for ops in parts:
-        for name, defines, text in ops:
-            if defines:
-                defined.setdefault(name, text)
-    body, seen = [], set()
-    for ops in parts:
-        for name, _, text in ops:
-            if name not in seen:
-                seen.add(name)
-                body.append("  " + defined.get(name, text).replace("\n", "\n  ") + "\n")
-    header = str(builtin.ModuleOp([], attributes=dict(module.attributes)))
-    return header[:-1] + "".join(body) + "}"
-
-
 def compile_parts(
     module: builtin.ModuleOp, parts: list[set[str]], lower: Callable[[builtin.ModuleOp], None]
-) -> tuple[JitModule, str, float]:
+) -> tuple[JitModule, float]:
     """Lower each part of `module` with `lower` (the rest of the llvm stage), compile
-    it, and link the parts into one JIT engine. Returns the engine, the llvm stage's
-    text and the seconds this process spent in `lower`."""
+    it, and link the parts into one JIT engine. Returns the engine and the seconds
+    this process spent in `lower`. No part prints its llvm-dialect text (0.2-0.4 s of
+    CPU per part, while every core is busy): `llvm_stage_text` derives it on demand."""
     target = host_target_machine(jit=True)
 
     def other(keep: set[str]) -> _Part:
         exported = restrict(module, keep)
         lower(module)
         compiled = compile_llvm(translate(module, target), target_machine=target)
-        return _Part(_top_level(module), compiled.parts_before[0], compiled.parts_after[0],
-                     target.emit_object(compiled.ref), exported)
+        return _Part(compiled.parts_before[0], compiled.parts_after[0], target.emit_object(compiled.ref), exported)
 
     workers: list[Forked] = []
     try:
@@ -152,22 +120,17 @@ def compile_parts(
         exported = restrict(module, parts[0])
         lower(module)
         lowered_s = time.perf_counter() - start
-        translated = translate(module, target)
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            printed = pool.submit(_top_level, module)
-            compiled = compile_llvm(translated, target_machine=target)
-            code = target.emit_object(compiled.ref)
-            results: list[_Part] = [w.result() for w in workers]
-            compiled.objects = [code, *(r.code for r in results)]
-            compiled.parts_before += [r.ll for r in results]
-            compiled.parts_after += [r.opt_ll for r in results]
-            compiled.exported = exported.union(*(r.exported for r in results))
-            jit = JitModule(compiled)
-            text = _stage_text(module, [printed.result(), *(r.ops for r in results)])
+        compiled = compile_llvm(translate(module, target), target_machine=target)
+        code = target.emit_object(compiled.ref)
+        results: list[_Part] = [w.result() for w in workers]
+        compiled.objects = [code, *(r.code for r in results)]
+        compiled.parts_before += [r.ll for r in results]
+        compiled.parts_after += [r.opt_ll for r in results]
+        compiled.exported = exported.union(*(r.exported for r in results))
     finally:
         for w in workers:
             w.cancel()
-    return jit, text, lowered_s
+    return JitModule(compiled), lowered_s
 
 
 __all__ = ["MIN_PART_OPS", "MIN_PRINT_OPS", "compile_parts", "jobs", "printing", "split"]

@@ -67,8 +67,7 @@ def test_stage_texts_are_one_module() -> None:
     native, whole = compiled(torch.float64, PARTS), compiled(torch.float64, 1)
     for stage in ("aten", "tensorexpr", "fused", "loops"):  # printed in forked processes
         assert native.ir(stage) == whole.ir(stage), stage
-    defined = [re.findall(r"^  llvm\.func (?:internal )?@(\w+)\(.*\{$", c.ir("llvm"), re.M) for c in (native, whole)]
-    assert sorted(defined[0]) == sorted(defined[1]) and len(set(defined[0])) == len(defined[0])
+    assert "llvm" not in native.stages and native.ir("llvm") == whole.ir("llvm")  # derived from the loops stage
     for stage in ("ll", "opt.ll"):
         module = llvm.parse_assembly(native.ir(stage))
         module.verify()
