@@ -81,26 +81,40 @@ _LOADS = (memref.LoadOp, vector.LoadOp)
 _STORES = (memref.StoreOp, vector.StoreOp)
 
 
-def _effects(op: Operation, status: set[SSAValue]) -> _Effects:
-    """What op and the ops nested in it do to memory. Loads and stores (scalar or
-    vector) name their buffer; a store into the status buffer is left out (it only
-    records an index error); allocations touch nothing yet; any other op with a
-    memory effect, or with none declared (a call), may touch everything."""
-    fx = _Effects()
-    for o in op.walk():
-        if isinstance(o, _LOADS):
-            fx.reads.add(o.base if isinstance(o, vector.LoadOp) else o.memref)
-        elif isinstance(o, _STORES):
-            buffer = o.base if isinstance(o, vector.StoreOp) else o.memref
-            if buffer not in status:
-                fx.writes.add(buffer)
-        elif isinstance(o, memref.DeallocOp):
-            fx.writes.add(o.memref)
-        elif not o.has_trait(RecursiveMemoryEffect):
-            effects = get_effects(o)
-            if effects is None or any(e.kind != MemoryEffectKind.ALLOC for e in effects):
-                fx.unknown = True
-    return fx
+class _Memory:
+    """What each op does to memory (`effects`), computed once per op: a loop is
+    checked against each of the next few, and the ops between two loops again for
+    every pair they sit between. `status` is the status buffer, left out."""
+
+    def __init__(self, status: set[SSAValue]) -> None:
+        self.status = status
+        self._known: dict[Operation, _Effects] = {}
+
+    def effects(self, op: Operation) -> _Effects:
+        """What op and the ops nested in it do to memory. Loads and stores (scalar or
+        vector) name their buffer; a store into the status buffer is left out (it only
+        records an index error); allocations touch nothing yet; any other op with a
+        memory effect, or with none declared (a call), may touch everything. An op's
+        answer stays valid while its block is being fused: only the loops after it
+        move or merge, and it is fused inside only once the block is done with it."""
+        if op in self._known:
+            return self._known[op]
+        fx = _Effects()
+        for o in op.walk():
+            if isinstance(o, _LOADS):
+                fx.reads.add(o.base if isinstance(o, vector.LoadOp) else o.memref)
+            elif isinstance(o, _STORES):
+                buffer = o.base if isinstance(o, vector.StoreOp) else o.memref
+                if buffer not in self.status:
+                    fx.writes.add(buffer)
+            elif isinstance(o, memref.DeallocOp):
+                fx.writes.add(o.memref)
+            elif not o.has_trait(RecursiveMemoryEffect):
+                effects = get_effects(o)
+                if effects is None or any(e.kind != MemoryEffectKind.ALLOC for e in effects):
+                    fx.unknown = True
+        self._known[op] = fx
+        return fx
 
 
 def _uses(op: Operation) -> Iterator[SSAValue]:
@@ -109,12 +123,12 @@ def _uses(op: Operation) -> Iterator[SSAValue]:
         yield from o.operands
 
 
-def _fusible(a: Loop, b: Loop, status: set[SSAValue]) -> bool:
+def _fusible(a: Loop, b: Loop, memory: _Memory) -> bool:
     if type(a) is not type(b) or _bounds(a) != _bounds(b):
         return False
     if isinstance(a, scf.ParallelOp) and (a.initVals or b.initVals or len(a.lowerBound) != 1):
         return False
-    fa, fb = _effects(a, status), _effects(b, status)
+    fa, fb = memory.effects(a), memory.effects(b)
     flow = fa.writes & fb.reads
     if not flow:
         return bool(fa.reads & fb.reads) and not fa.conflicts(fb)
@@ -209,7 +223,7 @@ def _same(u: SSAValue, v: SSAValue, ivs: dict[SSAValue, SSAValue]) -> bool:
     return all(_same(p, q, ivs) for p, q in zip(x.operands, y.operands))
 
 
-def _make_adjacent(a: Loop, b: Loop, status: set[SSAValue]) -> bool:
+def _make_adjacent(a: Loop, b: Loop, memory: _Memory) -> bool:
     """Move the ops between a and b out of the way, if that reorders no conflicting
     memory accesses: those that depend on a (use a value it or an op kept after it
     computes, anywhere in their regions, or touch memory such an op touches: a sum
@@ -222,7 +236,7 @@ def _make_adjacent(a: Loop, b: Loop, status: set[SSAValue]) -> bool:
     op = a.next_op
     while op is not b:
         assert op is not None
-        fx = _effects(op, status)
+        fx = memory.effects(op)
         if any(v in tainted for v in _uses(op)) or fx.conflicts(after_fx):
             after.append((op, fx))
             tainted.update(op.results)
@@ -232,7 +246,7 @@ def _make_adjacent(a: Loop, b: Loop, status: set[SSAValue]) -> bool:
         op = op.next_op
     if any(v in tainted for v in _uses(b)):
         return False  # b reads what a computes
-    fa, fb = _effects(a, status), _effects(b, status)
+    fa, fb = memory.effects(a), memory.effects(b)
     if any(fx.conflicts(fa) for _, fx in before) or any(fx.conflicts(fb) for _, fx in after):
         return False
     for o, _ in before:
@@ -287,17 +301,17 @@ def _merge(a: Loop, b: Loop) -> Loop:
     return merged
 
 
-def fuse_block(block: Block, status: set[SSAValue]) -> None:
+def fuse_block(block: Block, memory: _Memory) -> None:
     """Fuse sibling loops in `block`, then inside every loop it holds."""
     op = block.first_op
     while op is not None:
         if isinstance(op, (scf.ForOp, scf.ParallelOp)):
             for b in _next_loops(op, WINDOW):
-                if _fusible(op, b, status) and _make_adjacent(op, b, status):
+                if _fusible(op, b, memory) and _make_adjacent(op, b, memory):
                     op = _merge(op, b)
                     break
             else:
-                fuse_block(op.body.block, status)
+                fuse_block(op.body.block, memory)
                 op = op.next_op
             continue  # the merged loop may take another sibling too
         op = op.next_op
@@ -322,4 +336,4 @@ class FuseSiblingLoopsPass(ModulePass):
             if isinstance(fn, func.FuncOp) and not fn.is_declaration:
                 attrs = fn.arg_attrs.data if fn.arg_attrs else ()
                 status = {a for a, d in zip(fn.body.block.args, attrs) if "loops.status" in d.data}
-                fuse_block(fn.body.block, status)
+                fuse_block(fn.body.block, _Memory(status))
