@@ -52,14 +52,10 @@ func.func @gather_relu_sum(%n: index, %idx: memref<?xi64>, %x: memref<?xf64>, %o
 // CHECK-NEXT:     %0 = llvm.icmp "slt" %i, %n : i64
 // CHECK-NEXT:     llvm.cond_br %0, ^bb2, ^bb3
 // CHECK-NEXT:   ^bb2:
-// CHECK-NEXT:     %bytes_per_element = llvm.mlir.constant(4) : i64
-// CHECK-NEXT:     %scaled_pointer_offset = llvm.mul %i, %bytes_per_element : i64
-// CHECK-NEXT:     %offset_pointer = llvm.getelementptr inbounds %x[%scaled_pointer_offset] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:     %offset_pointer = llvm.getelementptr inbounds %x[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:     %v = llvm.load %offset_pointer : !llvm.ptr -> f32
 // CHECK-NEXT:     %e = llvm.call_intrinsic "llvm.exp.f32"(%v) : (f32) -> f32
-// CHECK-NEXT:     %bytes_per_element_1 = llvm.mlir.constant(4) : i64
-// CHECK-NEXT:     %scaled_pointer_offset_1 = llvm.mul %i, %bytes_per_element_1 : i64
-// CHECK-NEXT:     %offset_pointer_1 = llvm.getelementptr inbounds %y[%scaled_pointer_offset_1] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:     %offset_pointer_1 = llvm.getelementptr inbounds %y[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:     llvm.store %e, %offset_pointer_1 : f32, !llvm.ptr
 // CHECK-NEXT:     %1 = llvm.add %i, %c1 : i64
 // CHECK-NEXT:     llvm.br ^bb1(%1 : i64)
@@ -70,25 +66,19 @@ func.func @gather_relu_sum(%n: index, %idx: memref<?xi64>, %x: memref<?xf64>, %o
 // CHECK-NEXT:     %c0_1 = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:     %c1_1 = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:     %zero = llvm.mlir.constant(0.000000e+00 : f64) : f64
-// CHECK-NEXT:     %bytes_per_element_2 = llvm.mlir.constant(8) : i64
-// CHECK-NEXT:     %bytes = llvm.mul %n_1, %bytes_per_element_2 : i64
+// CHECK-NEXT:     %bytes_per_element = llvm.mlir.constant(8) : i64
+// CHECK-NEXT:     %bytes = llvm.mul %n_1, %bytes_per_element : i64
 // CHECK-NEXT:     %tmp = llvm.call @malloc(%bytes) : (i64) -> !llvm.ptr
 // CHECK-NEXT:     llvm.br ^bb1(%c0_1 : i64)
 // CHECK-NEXT:   ^bb1(%i_1: i64):
 // CHECK-NEXT:     %2 = llvm.icmp "slt" %i_1, %n_1 : i64
 // CHECK-NEXT:     llvm.cond_br %2, ^bb2, ^bb3
 // CHECK-NEXT:   ^bb2:
-// CHECK-NEXT:     %bytes_per_element_3 = llvm.mlir.constant(8) : i64
-// CHECK-NEXT:     %scaled_pointer_offset_2 = llvm.mul %i_1, %bytes_per_element_3 : i64
-// CHECK-NEXT:     %offset_pointer_2 = llvm.getelementptr inbounds %idx[%scaled_pointer_offset_2] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:     %offset_pointer_2 = llvm.getelementptr inbounds %idx[%i_1] : (!llvm.ptr, i64) -> !llvm.ptr, i64
 // CHECK-NEXT:     %k = llvm.load %offset_pointer_2 : !llvm.ptr -> i64
-// CHECK-NEXT:     %bytes_per_element_4 = llvm.mlir.constant(8) : i64
-// CHECK-NEXT:     %scaled_pointer_offset_3 = llvm.mul %k, %bytes_per_element_4 : i64
-// CHECK-NEXT:     %offset_pointer_3 = llvm.getelementptr inbounds %x_1[%scaled_pointer_offset_3] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:     %offset_pointer_3 = llvm.getelementptr inbounds %x_1[%k] : (!llvm.ptr, i64) -> !llvm.ptr, f64
 // CHECK-NEXT:     %v_1 = llvm.load %offset_pointer_3 : !llvm.ptr -> f64
-// CHECK-NEXT:     %bytes_per_element_5 = llvm.mlir.constant(8) : i64
-// CHECK-NEXT:     %scaled_pointer_offset_4 = llvm.mul %i_1, %bytes_per_element_5 : i64
-// CHECK-NEXT:     %offset_pointer_4 = llvm.getelementptr inbounds %tmp[%scaled_pointer_offset_4] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:     %offset_pointer_4 = llvm.getelementptr inbounds %tmp[%i_1] : (!llvm.ptr, i64) -> !llvm.ptr, f64
 // CHECK-NEXT:     llvm.store %v_1, %offset_pointer_4 : f64, !llvm.ptr
 // CHECK-NEXT:     %3 = llvm.add %i_1, %c1_1 : i64
 // CHECK-NEXT:     llvm.br ^bb1(%3 : i64)
@@ -98,9 +88,7 @@ func.func @gather_relu_sum(%n: index, %idx: memref<?xi64>, %x: memref<?xf64>, %o
 // CHECK-NEXT:     %4 = llvm.icmp "slt" %i_2, %n_1 : i64
 // CHECK-NEXT:     llvm.cond_br %4, ^bb5, ^bb10
 // CHECK-NEXT:   ^bb5:
-// CHECK-NEXT:     %bytes_per_element_6 = llvm.mlir.constant(8) : i64
-// CHECK-NEXT:     %scaled_pointer_offset_5 = llvm.mul %i_2, %bytes_per_element_6 : i64
-// CHECK-NEXT:     %offset_pointer_5 = llvm.getelementptr inbounds %tmp[%scaled_pointer_offset_5] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:     %offset_pointer_5 = llvm.getelementptr inbounds %tmp[%i_2] : (!llvm.ptr, i64) -> !llvm.ptr, f64
 // CHECK-NEXT:     %v_2 = llvm.load %offset_pointer_5 : !llvm.ptr -> f64
 // CHECK-NEXT:     %pos = llvm.fcmp "ogt" %v_2, %zero : f64
 // CHECK-NEXT:     llvm.cond_br %pos, ^bb6, ^bb7
@@ -116,9 +104,7 @@ func.func @gather_relu_sum(%n: index, %idx: memref<?xi64>, %x: memref<?xf64>, %o
 // CHECK-NEXT:     %5 = llvm.add %i_2, %c1_1 : i64
 // CHECK-NEXT:     llvm.br ^bb4(%5, %a : i64, f64)
 // CHECK-NEXT:   ^bb10:
-// CHECK-NEXT:     %bytes_per_element_7 = llvm.mlir.constant(8) : i64
-// CHECK-NEXT:     %scaled_pointer_offset_6 = llvm.mul %c0_1, %bytes_per_element_7 : i64
-// CHECK-NEXT:     %offset_pointer_6 = llvm.getelementptr inbounds %out[%scaled_pointer_offset_6] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:     %offset_pointer_6 = llvm.getelementptr inbounds %out[0] : (!llvm.ptr) -> !llvm.ptr, f64
 // CHECK-NEXT:     llvm.store %acc, %offset_pointer_6 : f64, !llvm.ptr
 // CHECK-NEXT:     llvm.call @free(%tmp) : (!llvm.ptr) -> ()
 // CHECK-NEXT:     llvm.return

@@ -30,28 +30,26 @@ func.func @quantize(%n: index, %x: memref<?xf32>, %q: memref<?xi32>, %mask: memr
 // CHECK-NEXT: .7:
 // CHECK-NEXT:   br label %".8"
 // CHECK-NEXT: .8:
-// CHECK-NEXT:   %".11" = phi  i64 [0, %".7"], [%".32", %".9"]
+// CHECK-NEXT:   %".11" = phi  i64 [0, %".7"], [%".29", %".9"]
 // CHECK-NEXT:   %".13" = icmp slt i64 %".11", %".1"
 // CHECK-NEXT:   br i1 %".13", label %".9", label %".10"
 // CHECK-NEXT: .9:
-// CHECK-NEXT:   %".15" = mul i64 %".11", 4
-// CHECK-NEXT:   %".16" = getelementptr inbounds i8, ptr %".2", i64 %".15"
-// CHECK-NEXT:   %".17" = load float, ptr %".16"
-// CHECK-NEXT:   %".18" = fptosi float %".17" to i32
-// CHECK-NEXT:   %".19" = mul i64 %".11", 4
-// CHECK-NEXT:   %".20" = getelementptr inbounds i8, ptr %".3", i64 %".19"
-// CHECK-NEXT:   store i32 %".18", ptr %".20"
-// CHECK-NEXT:   %".22" = mul i64 %".11", 1
-// CHECK-NEXT:   %".23" = getelementptr inbounds i8, ptr %".4", i64 %".22"
-// CHECK-NEXT:   %".24" = load i1, ptr %".23"
-// CHECK-NEXT:   %".25" = uitofp i1 %".24" to float
-// CHECK-NEXT:   %".26" = call float @"llvm.exp.f32"(float %".25")
-// CHECK-NEXT:   %".27" = fpext float %".26" to double
-// CHECK-NEXT:   %".28" = call ccc double @"log1p"(double %".27")
-// CHECK-NEXT:   %".29" = mul i64 %".11", 8
-// CHECK-NEXT:   %".30" = getelementptr inbounds i8, ptr %".5", i64 %".29"
-// CHECK-NEXT:   store double %".28", ptr %".30"
-// CHECK-NEXT:   %".32" = add i64 %".11", 1
+// CHECK-NEXT:   %".15" = getelementptr inbounds float, ptr %".2", i64 %".11"
+// CHECK-NEXT:   %".16" = load float, ptr %".15"
+// CHECK-NEXT:   %".17" = fptosi float %".16" to i32
+// CHECK-NEXT:   %".18" = getelementptr inbounds i32, ptr %".3", i64 %".11"
+// CHECK-NEXT:   store i32 %".17", ptr %".18"
+// An i1 takes a byte in memory: its offset stays in bytes.
+// CHECK-NEXT:   %".20" = mul i64 %".11", 1
+// CHECK-NEXT:   %".21" = getelementptr inbounds i8, ptr %".4", i64 %".20"
+// CHECK-NEXT:   %".22" = load i1, ptr %".21"
+// CHECK-NEXT:   %".23" = uitofp i1 %".22" to float
+// CHECK-NEXT:   %".24" = call float @"llvm.exp.f32"(float %".23")
+// CHECK-NEXT:   %".25" = fpext float %".24" to double
+// CHECK-NEXT:   %".26" = call ccc double @"log1p"(double %".25")
+// CHECK-NEXT:   %".27" = getelementptr inbounds double, ptr %".5", i64 %".11"
+// CHECK-NEXT:   store double %".26", ptr %".27"
+// CHECK-NEXT:   %".29" = add i64 %".11", 1
 // CHECK-NEXT:   br label %".8"
 // CHECK-NEXT: .10:
 // CHECK-NEXT:   ret void
