@@ -89,11 +89,16 @@ class OutlineParallelLoopsPass(ModulePass):
         for_block = Block(arg_types=[index])
         for_block.args[0].name_hint = body.args[0].name_hint
         mapping[body.args[0]] = for_block.args[0]
-        for inner in body.ops:
+        for inner in list(body.ops):  # moved, not cloned: the loop goes away
+            inner.detach()
             if isinstance(inner, scf.ReduceOp):
+                inner.erase()
                 for_block.add_op(scf.YieldOp())
             else:
-                for_block.add_op(inner.clone(value_mapper=mapping))
+                for_block.add_op(inner)
+        for inner in for_block.walk():
+            if any(v in mapping for v in inner.operands):
+                inner.operands = [mapping.get(v, v) for v in inner.operands]
         block.add_op(scf.ForOp(lo, hi, mapping[step.result], [], Region(for_block)))
         block.add_op(func.ReturnOp())
         outlined = func.FuncOp(name, ([a.type for a in block.args], []), Region(block), visibility="private")
