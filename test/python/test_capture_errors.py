@@ -6,7 +6,7 @@ import pytest
 import torch
 from torch.export import Dim
 
-from pipeline import CaptureError, UnsupportedOpError, capture, to_aten
+from pipeline import CaptureError, UnsupportedOpError, capture, compile, to_aten
 
 N = Dim("N")
 
@@ -27,6 +27,17 @@ def test_unsupported_op_is_named() -> None:
     with pytest.raises(UnsupportedOpError, match=r"aten\.erfinv") as err:
         to_aten(cap)
     assert "test_capture_errors.py" in str(err.value), "the user's source line is named"
+
+
+def test_compile_names_the_unsupported_ops_line() -> None:
+    """compile traces without source lines (they cost a stack per node), and again
+    with them to name an unsupported op's line."""
+    fn = energy_forces(lambda pos: torch.special.erfinv(torch.tanh(pos)).square().sum())
+    with pytest.raises(UnsupportedOpError, match=r"aten\.erfinv.*test_capture_errors\.py:\d+: ") as err:
+        compile(fn, (torch.randn(8, 3),), {"pos": {0: N}})
+    assert err.value.__suppress_context__, "one error shown, not the unnamed one before it"
+    plain = compile(energy_forces(lambda pos: pos.square().sum()), (torch.randn(8, 3),), {"pos": {0: N}})
+    assert "# File:" not in plain.ir("fx")
 
 
 def test_dynamic_dim_traced_at_one() -> None:
