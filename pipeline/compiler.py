@@ -211,7 +211,7 @@ class CompiledFunction:
         lazy = {"ll": "ir_before", "opt.ll": "ir_after", "asm": "assembly"}  # LLVM's texts, on first use
         if stage in lazy and stage not in self.stages:
             self.stages[stage] = getattr(self.jit.compiled, lazy[stage])
-        if stage == "llvm" and stage not in self.stages and "loops" in self.stages:  # compiled in parts
+        if stage == "llvm" and stage not in self.stages:  # compiled in parts: derived from the loops stage
             self.stages[stage] = llvm_stage_text(self.stages["loops"])
         if stage not in self.stages:
             raise KeyError(f"no stage '{stage}'; stages: {', '.join(STAGE_NAMES)}")
@@ -441,8 +441,9 @@ def llvm_stage_text(loops: str) -> str:
     text, in one piece. A module compiled in parts prints none while it compiles (its
     parts, on every core, would each spend 0.2-0.4 s printing); the passes are
     deterministic, so this is the text a one-piece compile prints."""
-    module = Parser(context(), loops).parse_module()
-    PassPipeline.parse_spec(all_passes(), ",".join(LOOPS_TO_LLVM)).apply(context(), module)
+    ctx = context()
+    module = Parser(ctx, loops).parse_module()
+    PassPipeline.parse_spec(all_passes(), ",".join(LOOPS_TO_LLVM)).apply(ctx, module)
     return str(module)
 
 

@@ -29,7 +29,7 @@ from xdsl.dialects import builtin
 
 from codegen.forked import Forked, can_fork
 from codegen.jit import JitModule
-from codegen.llvm_ir import compile_llvm, host_target_machine, translate
+from codegen.llvm_ir import CompiledLLVM, compile_llvm, host_target_machine, translate
 from codegen.split_module import plan, restrict
 
 MIN_PART_OPS = 1500
@@ -101,11 +101,19 @@ def compile_parts(
     CPU per part, while every core is busy): `llvm_stage_text` derives it on demand."""
     target = host_target_machine(jit=True)
 
-    def other(keep: set[str]) -> _Part:
+    def part(keep: set[str]) -> tuple[set[str], CompiledLLVM, bytes, float]:
+        """Part `keep` of the module compiled to object code: the launchers it exports,
+        its LLVM module, its code, and the seconds spent in `lower`."""
+        start = time.perf_counter()
         exported = restrict(module, keep)
         lower(module)
+        lowered_s = time.perf_counter() - start
         compiled = compile_llvm(translate(module, target), target_machine=target)
-        return _Part(compiled.parts_before[0], compiled.parts_after[0], target.emit_object(compiled.ref), exported)
+        return exported, compiled, target.emit_object(compiled.ref), lowered_s
+
+    def other(keep: set[str]) -> _Part:
+        exported, compiled, code, _ = part(keep)
+        return _Part(compiled.parts_before[0], compiled.parts_after[0], code, exported)
 
     workers: list[Forked] = []
     try:
@@ -116,12 +124,7 @@ def compile_parts(
             w.cancel()
         workers, parts = [], [set().union(*parts)]
     try:
-        start = time.perf_counter()
-        exported = restrict(module, parts[0])
-        lower(module)
-        lowered_s = time.perf_counter() - start
-        compiled = compile_llvm(translate(module, target), target_machine=target)
-        code = target.emit_object(compiled.ref)
+        exported, compiled, code, lowered_s = part(parts[0])
         results: list[_Part] = [w.result() for w in workers]
         compiled.objects = [code, *(r.code for r in results)]
         compiled.parts_before += [r.ll for r in results]

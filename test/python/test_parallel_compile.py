@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from unittest import mock
