@@ -23,6 +23,12 @@ def _outline_parallel_loops() -> type[ModulePass]:
     return OutlineParallelLoopsPass
 
 
+def _merge_identical_functions() -> type[ModulePass]:
+    from codegen.merge_identical_functions import MergeIdenticalFunctionsPass
+
+    return MergeIdenticalFunctionsPass
+
+
 def _define_parallel_launchers() -> type[ModulePass]:
     from codegen.define_parallel_launchers import DefineParallelLaunchersPass
 
@@ -80,6 +86,7 @@ def _func_to_llvm() -> type[ModulePass]:
 CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "rename-c-library-clashes": _rename_c_library_clashes,
     "outline-parallel-loops": _outline_parallel_loops,
+    "merge-identical-functions": _merge_identical_functions,
     "define-parallel-launchers": _define_parallel_launchers,
     "convert-memref-alloc-to-malloc": _memref_alloc_to_malloc,
     "convert-vector-to-llvm": _vector_to_llvm,
@@ -93,7 +100,8 @@ CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 
 # Order matters: kernels named like libm functions are renamed before anything
 # declares libm functions; scf.parallel loops are outlined before scf-to-cf (which
-# does not know them), and their launchers defined once arguments are LLVM values; allocation before memref->ptr (it emits ptr views of malloc'd
+# does not know them), identical outlined functions merged at once (every later pass
+# and LLVM would see each copy), and their launchers defined once arguments are LLVM values; allocation before memref->ptr (it emits ptr views of malloc'd
 # memory); vector loads and stores become ptr ones while memrefs are still memrefs;
 # index->i64 after every pass that creates index arithmetic and before the
 # llvm ops that reject index; our convert-ptr-to-llvm-gep instead of xDSL's
@@ -103,6 +111,7 @@ CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 LOOPS_TO_LLVM: list[str] = [
     "rename-c-library-clashes",
     "outline-parallel-loops",
+    "merge-identical-functions",
     "convert-scf-to-cf",
     "convert-memref-alloc-to-malloc",
     "convert-vector-to-ptr",

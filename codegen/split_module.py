@@ -1,4 +1,4 @@
-"""Split a module, after outline-parallel-loops, into parts lowered and compiled apart.
+"""Split a module, after outline-parallel-loops (and merge-identical-functions), into parts lowered and compiled apart.
 
 The llvm stage's conversions and LLVM's optimization and code generation cost time in
 proportion to the code, function by function, so parts of a module can go through

@@ -513,8 +513,8 @@ def compile_captured(
             if end and level == "stage":
                 verify_after(f"stage '{stage}' ({', '.join(passes)})", module)
 
-        if stage == "llvm" and processes > 1:  # in parts, from outline-parallel-loops on
-            cut = passes.index("outline-parallel-loops") + 1
+        if stage == "llvm" and processes > 1:  # in parts, after merge-identical-functions
+            cut = passes.index("merge-identical-functions") + 1
             run(passes[:cut], module, end=False)
             parts = split(module, processes)
             if len(parts) > 1:

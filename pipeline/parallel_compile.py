@@ -1,6 +1,6 @@
 """The llvm stage and LLVM's code generation of one module, in parts on several cores.
 
-After `outline-parallel-loops` (the head of the llvm stage) the module is split
+After `merge-identical-functions` (the head of the llvm stage) the module is split
 (`codegen.split_module`): each part is lowered by the rest of the stage's passes,
 translated, optimized and compiled to machine code in a process of its own (forked:
 the parts start from the parent's module without copying it through a pipe; xDSL
@@ -78,7 +78,7 @@ def printing(module: builtin.ModuleOp, processes: int) -> Callable[[], str]:
 
 
 def split(module: builtin.ModuleOp, processes: int) -> list[set[str]]:
-    """The parts `module` (after outline-parallel-loops) is compiled in."""
+    """The parts `module` (after merge-identical-functions) is compiled in."""
     return plan(module, processes, MIN_PART_OPS, PARENT_EXTRA)
 
 
