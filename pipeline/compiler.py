@@ -6,7 +6,6 @@ every pass can be dumped, rerun alone from the driver and tested by FileCheck.
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import ctypes
 import functools
@@ -35,7 +34,7 @@ from codegen.llvm_ir import compile_llvm, host_target_machine, translate
 from frontend.capture import Captured, capture
 from frontend.import_fx import UnsupportedOpError, import_graph
 from frontend.reference import TORCH_DTYPES
-from pipeline.parallel_compile import compile_parts, jobs, printing, split
+from pipeline.parallel_compile import compile_parts, jobs, split
 from pipeline.progress import stage_progress
 from pipeline.registry import all_passes, context
 from pipeline.verify import LEVELS, VerifyEachPass, verify_after
@@ -60,6 +59,38 @@ tests hold the loops stage of every example and real model to it (`assert_canoni
 
 STAGE_NAMES = ["fx", "aten", "tensorexpr", "fused", "loops", "llvm", "ll", "opt.ll", "asm"]
 """Every stage `CompiledFunction.ir` returns (the driver's --emit has the same list)."""
+
+REPLAYED = ("aten", "tensorexpr", "fused", "loops")
+"""The stages a compile does not print (but with trace=True or a dump_dir): printing
+them cost 0.3 s (Allegro) to 0.8 s (MACE) of CPU while the llvm stage needed both
+cores. `CompiledFunction.ir` prints them on first use, from the captured graph again
+(`replayed_stages`: the passes are deterministic, so the texts are the compile's)."""
+
+
+def stage_passes(profile: bool = False, trace: bool = False) -> list[tuple[str, list[str]]]:
+    """`STAGES` as a compile runs them: with `profile`, each loop nest timed (profile-loops
+    after fuse-sibling-loops); with `trace`, provenance from the tensorexpr stage on."""
+    stages = []
+    for stage, passes in STAGES:
+        if profile and stage == "loops":
+            passes = [p for q in passes for p in ([q, "profile-loops"] if q == "fuse-sibling-loops" else [q])]
+        if trace and stage == "tensorexpr":
+            passes = [p + "{provenance=true}" if p == "lower-aten-to-tensorexpr" else p for p in passes]
+        stages.append((stage, passes))
+    return stages
+
+
+def replayed_stages(captured: Captured, profile: bool = False) -> dict[str, str]:
+    """The texts of the `REPLAYED` stages of a compile of `captured`, in one piece."""
+    with _collector_paused():
+        module = import_graph(captured).module
+        ctx, available, texts = context(), all_passes(), {}
+        for stage, passes in stage_passes(profile):
+            if stage not in REPLAYED:
+                break
+            PassPipeline.parse_spec(available, ",".join(passes)).apply(ctx, module)
+            texts[stage] = str(module)
+        return texts
 
 
 def default_threads() -> int:
@@ -142,6 +173,8 @@ class CompiledFunction:
     """The function returns one tensor: so does a call."""
     trace: CompileTrace | None = None
     """With `compile(..., trace=True)`: what the compile report shows."""
+    replay: Callable[[], dict[str, str]] | None = None
+    """The texts of the `REPLAYED` stages, computed again (`ir` calls it on first use)."""
 
     def __post_init__(self) -> None:
         self._native = self.jit.function(self.name)
@@ -211,8 +244,10 @@ class CompiledFunction:
         lazy = {"ll": "ir_before", "opt.ll": "ir_after", "asm": "assembly"}  # LLVM's texts, on first use
         if stage in lazy and stage not in self.stages:
             self.stages[stage] = getattr(self.jit.compiled, lazy[stage])
-        if stage == "llvm" and stage not in self.stages:  # compiled in parts: derived from the loops stage
-            self.stages[stage] = llvm_stage_text(self.stages["loops"])
+        if stage in REPLAYED and stage not in self.stages and self.replay is not None:
+            self.stages.update(self.replay())
+        if stage == "llvm" and stage not in self.stages:  # derived from the loops stage
+            self.stages[stage] = llvm_stage_text(self.ir("loops"))
         if stage not in self.stages:
             raise KeyError(f"no stage '{stage}'; stages: {', '.join(STAGE_NAMES)}")
         return self.stages[stage]
@@ -438,9 +473,9 @@ def compile(
 
 def llvm_stage_text(loops: str) -> str:
     """The llvm stage's text from the loops stage's: the stage's passes over the parsed
-    text, in one piece. A module compiled in parts prints none while it compiles (its
-    parts, on every core, would each spend 0.2-0.4 s printing); the passes are
-    deterministic, so this is the text a one-piece compile prints."""
+    text, in one piece. A compile prints none (a module compiled in parts, on every
+    core, would spend 0.2-0.4 s per part printing); the passes are deterministic, so
+    this is the text a one-piece compile prints."""
     ctx = context()
     module = Parser(ctx, loops).parse_module()
     PassPipeline.parse_spec(all_passes(), ",".join(LOOPS_TO_LLVM)).apply(ctx, module)
@@ -493,12 +528,8 @@ def compile_captured(
     members: list[list[int]] = []
     processes = 1 if dumps.on or trace else jobs()  # a dump of each pass shows the whole module
     jit: JitModule | None = None
-    texts: dict[str, Callable[[], str]] = {}
-    for stage, passes in STAGES:
-        if profile and stage == "loops":
-            passes = [p for q in passes for p in ([q, "profile-loops"] if q == "fuse-sibling-loops" else [q])]
+    for stage, passes in stage_passes(profile, trace):
         if trace and stage == "tensorexpr":  # provenance from here on: te.origin, loops.nests
-            passes = [p + "{provenance=true}" if p == "lower-aten-to-tensorexpr" else p for p in passes]
             sources = _aten_sources(module, imported.source_lines)
         progress(stage)
         dumps.stage = stage
@@ -527,8 +558,8 @@ def compile_captured(
             run(passes[cut:], module)
         else:
             run(passes, module)
-        if stage != STAGES[-1][0]:
-            texts[stage] = printing(module, processes)
+        if dumps.on or trace:  # else printed on demand (`CompiledFunction.ir`)
+            stages[stage] = str(module)
         timings[f"{stage}_s"] = time.perf_counter() - start
         if stage == "loops":
             signature = _loop_signature(module)
@@ -542,20 +573,13 @@ def compile_captured(
         # The last stage's text is printed on a thread while LLVM compiles: nothing changes
         # the module any more, and LLVM's C code runs without the GIL (NequIP: 1 s saved).
         target = host_target_machine(jit=True)
-        translated = translate(module, target)
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            printed = pool.submit(str, module)
-            compiled = compile_llvm(translated, target_machine=target)
-            if dumps.on:
-                dumps.write("module.ll", compiled.ir_before)
-                dumps.write("module.opt.ll", compiled.ir_after)
-                dumps.write("module.s", compiled.assembly)
-            jit = JitModule(compiled)
-            stages[STAGES[-1][0]] = printed.result()
+        compiled = compile_llvm(translate(module, target), target_machine=target)
+        if dumps.on:
+            dumps.write("module.ll", compiled.ir_before)
+            dumps.write("module.opt.ll", compiled.ir_after)
+            dumps.write("module.s", compiled.assembly)
+        jit = JitModule(compiled)
         timings["native_s"] = time.perf_counter() - start
-    start = time.perf_counter()
-    stages.update({stage: text() for stage, text in texts.items()})
-    timings["native_s"] += time.perf_counter() - start  # waiting for the last texts, if any
     timings["total_s"] = sum(timings.values())
 
     weights, sites, arenas = signature
@@ -574,6 +598,7 @@ def compile_captured(
         profile_dtypes=dtypes if profile else [],
         single_output=captured.single_output,
         trace=CompileTrace(dumps.kept, sources, members) if trace else None,
+        replay=functools.partial(replayed_stages, captured, profile),
     )
 
 

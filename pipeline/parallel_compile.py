@@ -9,8 +9,8 @@ parallel). Part 0, with the entry points, stays in this process and becomes the 
 engine's module; the other parts come back as object code, which the engine links
 in, and as their LLVM IR, joined into the texts of one module on first use. Every
 part is compiled to object code before the parent waits for the others (the engine
-only links). The llvm stage's own text is not printed while every core is busy:
-`CompiledFunction.ir("llvm")` derives it from the loops stage's text on first use.
+only links). No stage's text is printed while compiling: `CompiledFunction.ir`
+prints them on first use.
 
 A module is split only when each part gets at least `MIN_PART_OPS` ops of loops (a
 fork and the objects' trip back cost ~50 ms), and into at most `jobs()` parts: the
@@ -19,7 +19,6 @@ cores this process may use, or PIPELINE_COMPILE_JOBS.
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import time
 from collections.abc import Callable
@@ -53,28 +52,6 @@ def jobs() -> int:
             raise ValueError(f"PIPELINE_COMPILE_JOBS={value!r}: expected a positive integer")
         return int(value)
     return len(os.sched_getaffinity(0))
-
-
-MIN_PRINT_OPS = 3000
-"""Fewest ops of a stage worth printing in a forked process (a fork costs 10-40 ms)."""
-
-
-_READERS = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="pipeline-stage-text")
-"""Reads the texts printed in forked processes (one idle thread, shared by all compiles)."""
-
-
-def printing(module: builtin.ModuleOp, processes: int) -> Callable[[], str]:
-    """The text of `module` as it is now. A large module is printed in a forked process
-    (the stages before the llvm stage leave the other cores idle; printing MACE's four
-    stages cost ~0.8 s), its text read on a thread while this process goes on changing
-    the module; call the result for the text."""
-    if processes > 1 and sum(1 for _ in module.walk()) >= MIN_PRINT_OPS:
-        try:
-            return _READERS.submit(Forked(lambda: str(module), "printing a stage").result).result
-        except OSError:  # no process to be had: printed here
-            pass
-    text = str(module)
-    return lambda: text
 
 
 def split(module: builtin.ModuleOp, processes: int) -> list[set[str]]:
@@ -136,4 +113,4 @@ def compile_parts(
     return JitModule(compiled), lowered_s
 
 
-__all__ = ["MIN_PART_OPS", "MIN_PRINT_OPS", "compile_parts", "jobs", "printing", "split"]
+__all__ = ["MIN_PART_OPS", "compile_parts", "jobs", "split"]

@@ -99,6 +99,7 @@ def test_profile_times_every_loop_nest() -> None:
     assert sum(r.flops for r in rows) > 0 and {r.dtype for r in rows if r.flops} == {"f64"}
     with pytest.raises(ValueError, match="profile=True"):
         compiled("lennard_jones", False, torch.float64)[2].profile()
+    assert "loops.profile_nests" in native.ir("loops")  # printed on demand, as profiled
 
 
 def test_profile_counts_the_flops_of_a_dense_layer() -> None:
