@@ -30,7 +30,7 @@ the master's share is timed (`llvm.readcyclecounter`, kept in ctx[0]) and, when 
 whole region took longer than `teams` times that share (the serial estimate: running
 alone would have been faster), the next `backoff` regions of this loop run serially,
 `backoff` doubling on each failed try up to MAX_BACKOFF and back to 1 once a team
-pays again. The counters are internal globals, one pair per loop; they only steer
+pays again. The counters are internal globals, one pair per launcher; they only steer
 the choice of serial or parallel, never the result (the same split and order either
 way).
 
@@ -246,10 +246,12 @@ class DefineParallelLaunchersPass(ModulePass):
         for t in fields:
             if _stored_type(t) is None:
                 raise DiagnosticException(f"codegen: launcher @{launcher.sym_name.data}: cannot pass a {t}")
-        task_name = f"{body_name}_task"
+        # named after the launcher: a loop may have two (merge-identical-functions)
+        stem = launcher.sym_name.data.removesuffix("_launch")
+        task_name = f"{stem}_task"
 
         # the launcher: run in place, or pack the context and start the team
-        serial_left, backoff = f"{body_name}_serial_left", f"{body_name}_backoff"
+        serial_left, backoff = f"{stem}_serial_left", f"{stem}_backoff"
         for name in (serial_left, backoff):
             module.body.block.add_op(llvm.GlobalOp(_I64, name, "internal", value=builtin.IntegerAttr(0, _I64)))
         entry, serial, team = Block(arg_types=inputs), Block(), Block()

@@ -27,18 +27,21 @@ EXPORTED = "codegen.exported"
 """Set on a launcher defined in one part and called from another."""
 
 
-def _launched(module: builtin.ModuleOp) -> dict[str, str]:
-    """{outlined loop: its launcher} of the module's launcher declarations."""
-    return {
-        op.attributes["codegen.launch"].root_reference.data: op.sym_name.data  # type: ignore[union-attr]
-        for op in module.ops if isinstance(op, func.FuncOp) and "codegen.launch" in op.attributes
-    }
+def _launched(module: builtin.ModuleOp) -> dict[str, list[str]]:
+    """{outlined loop: its launchers} of the module's launcher declarations (several when
+    merge-identical-functions merged loops launched with different chunk sizes)."""
+    launched: dict[str, list[str]] = {}
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and "codegen.launch" in op.attributes:
+            loop = op.attributes["codegen.launch"].root_reference.data  # type: ignore[union-attr]
+            launched.setdefault(loop, []).append(op.sym_name.data)
+    return launched
 
 
 def plan(module: builtin.ModuleOp, parts: int, min_ops: int = 1, extra: float = 0.0) -> list[set[str]]:
     """The functions each of at most `parts` parts defines: part 0 the entry points
     and everything that is not an outlined loop; the loops dealt out largest first to
-    the smallest part (by op count), each with its launcher, so that every part gets
+    the smallest part (by op count), each with its launchers, so that every part gets
     at least `min_ops` ops of loops. Part 0 counts `extra` times the module's ops more
     (the work its process has besides: it joins the others). One part when the module
     is not split: fewer than two loops, anything but functions at the top, or a loop
@@ -53,11 +56,12 @@ def plan(module: builtin.ModuleOp, parts: int, min_ops: int = 1, extra: float = 
         size[op.sym_name.data] = sum(1 for _ in op.walk())
     loops = sorted(launched, key=lambda name: -size[name])
     parts = max(1, min(parts, len(loops), sum(size[n] for n in loops) // max(min_ops, 1)))
-    groups = [set(size) - set(loops) - set(launched.values())] + [set() for _ in range(parts - 1)]
+    groups = [set(size) - set(loops) - {n for names in launched.values() for n in names}]
+    groups += [set() for _ in range(parts - 1)]
     load = [sum(size[n] for n in groups[0]) + extra * sum(size.values())] + [0.0] * (parts - 1)
     for name in loops:
         k = min(range(parts), key=load.__getitem__)
-        groups[k] |= {name, launched[name]}
+        groups[k] |= {name, *launched[name]}
         load[k] += size[name]
     return groups
 

@@ -2,6 +2,7 @@
 // RUN: pipeline-opt %s --split-input-file -p define-parallel-launchers | filecheck %s --check-prefix=GONE
 // RUN: pipeline-opt %s --split-input-file -p define-parallel-launchers | filecheck %s --check-prefix=TWO
 // RUN: pipeline-opt %s --split-input-file -p define-parallel-launchers | filecheck %s --check-prefix=EXPORTED
+// RUN: pipeline-opt %s --split-input-file -p define-parallel-launchers | filecheck %s --check-prefix=SHARED
 
 // define-parallel-launchers: a declared llvm.func marked codegen.launch = @body and
 // codegen.min_chunk = K gets its body (internal linkage): teams =
@@ -262,3 +263,28 @@ llvm.func @h_par0_launch(i64, i64, i64, !llvm.ptr) attributes {codegen.exported,
 // EXPORTED:     llvm.func internal @pipeline_team_size(
 // EXPORTED:     llvm.mlir.global internal @h_par0_serial_left(
 // EXPORTED:     llvm.func internal @h_par0_task(
+
+// -----
+
+// One loop, two launchers (merge-identical-functions keeps both where their chunk sizes
+// differ): task and counters are named after the launcher, so each has its own, and
+// both tasks run the one loop.
+llvm.func internal @k_par0(%lo: i64, %hi: i64, %x: !llvm.ptr) {
+  llvm.return
+}
+llvm.func @k_par0_launch(i64, i64, i64, !llvm.ptr) attributes {codegen.launch = @k_par0, codegen.min_chunk = 1 : i64}
+llvm.func @k_par1_launch(i64, i64, i64, !llvm.ptr) attributes {codegen.launch = @k_par0, codegen.min_chunk = 8 : i64}
+// SHARED-LABEL: llvm.func internal @k_par0_launch(
+// SHARED:       llvm.mlir.addressof @k_par0_serial_left
+// SHARED:       llvm.call @k_par0(
+// SHARED:       llvm.mlir.addressof @k_par0_task
+// SHARED-LABEL: llvm.func internal @k_par1_launch(
+// SHARED:       llvm.mlir.addressof @k_par1_serial_left
+// SHARED:       llvm.call @k_par0(
+// SHARED:       llvm.mlir.addressof @k_par1_task
+// SHARED:       llvm.mlir.global internal @k_par0_serial_left(
+// SHARED:       llvm.func internal @k_par0_task(
+// SHARED:       llvm.call @k_par0(
+// SHARED:       llvm.mlir.global internal @k_par1_serial_left(
+// SHARED:       llvm.func internal @k_par1_task(
+// SHARED:       llvm.call @k_par0(

@@ -146,6 +146,19 @@ def test_plan_deals_loops_largest_first() -> None:
     assert len(plan(module, 2, min_ops=10)) == 1  # 12 ops of loops: not two parts of 10
 
 
+def test_a_loop_launched_twice_goes_with_both_launchers() -> None:
+    """merge-identical-functions leaves two launchers of one loop where their chunk sizes
+    differ: a part with the loop defines both (the other part would call a launcher
+    whose loop it does not have)."""
+    text = OUTLINED.replace("func.call @f_par2_launch", "func.call @f_par3_launch") + \
+        "func.func private @f_par3_launch(index, index, index, memref<?xf64>) attributes " \
+        "{codegen.launch = @f_par0, codegen.min_chunk = 8 : i64}"
+    module = Parser(context(), text).parse_module()
+    assert plan(module, 2) == [{"f", "f_par2", "f_par2_launch"},
+                               {"f_par0", "f_par0_launch", "f_par3_launch", "f_par1", "f_par1_launch"}]
+    assert restrict(module, {"f_par0", "f_par0_launch", "f_par3_launch"}) == {"f_par0_launch", "f_par3_launch"}
+
+
 def test_restrict_keeps_one_part() -> None:
     module = Parser(context(), OUTLINED).parse_module()
     assert restrict(module, {"f_par0", "f_par0_launch"}) == {"f_par0_launch"}
