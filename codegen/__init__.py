@@ -29,6 +29,12 @@ def _merge_identical_functions() -> type[ModulePass]:
     return MergeIdenticalFunctionsPass
 
 
+def _unroll_small_loops() -> type[ModulePass]:
+    from codegen.unroll_small_loops import UnrollSmallLoopsPass
+
+    return UnrollSmallLoopsPass
+
+
 def _define_parallel_launchers() -> type[ModulePass]:
     from codegen.define_parallel_launchers import DefineParallelLaunchersPass
 
@@ -87,6 +93,7 @@ CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "rename-c-library-clashes": _rename_c_library_clashes,
     "outline-parallel-loops": _outline_parallel_loops,
     "merge-identical-functions": _merge_identical_functions,
+    "unroll-small-loops": _unroll_small_loops,
     "define-parallel-launchers": _define_parallel_launchers,
     "convert-memref-alloc-to-malloc": _memref_alloc_to_malloc,
     "convert-vector-to-llvm": _vector_to_llvm,
@@ -99,7 +106,8 @@ CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 }
 
 # Order matters: kernels named like libm functions are renamed before anything
-# declares libm functions; scf.parallel loops are outlined before scf-to-cf (which
+# declares libm functions; small loops unrolled while scf.parallel still marks the
+# rows; scf.parallel loops are outlined before scf-to-cf (which
 # does not know them), identical outlined functions merged at once (every later pass
 # and LLVM would see each copy), and their launchers defined once arguments are LLVM values; allocation before memref->ptr (it emits ptr views of malloc'd
 # memory); vector loads and stores become ptr ones while memrefs are still memrefs;
@@ -110,6 +118,7 @@ CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 # emits those); reconcile last (a no-op unless an earlier stage left casts).
 LOOPS_TO_LLVM: list[str] = [
     "rename-c-library-clashes",
+    "unroll-small-loops",
     "outline-parallel-loops",
     "merge-identical-functions",
     "convert-scf-to-cf",

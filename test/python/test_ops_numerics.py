@@ -641,8 +641,8 @@ def test_text_only_ops(monkeypatch: pytest.MonkeyPatch) -> None:
 
     from pipeline.registry import context
 
-    module = Parser(context(), _TEXT_ONLY_MODULE).parse_module()
-    monkeypatch.setattr(pipeline.compiler, "import_graph", lambda captured: Imported(module, {}))
+    monkeypatch.setattr(pipeline.compiler, "import_graph",  # a fresh module per import, as import_graph's
+                        lambda captured: Imported(Parser(context(), _TEXT_ONLY_MODULE).parse_module(), {}))
     g = _seed("text_only")
     example = [torch.randn(TRACE, 3, generator=g, dtype=torch.float64), torch.randn(3, generator=g, dtype=torch.float64)]
     compiled = compile(text_only, example, [{0: DIMS["N"]}, None])
