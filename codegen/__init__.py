@@ -23,6 +23,12 @@ def _outline_parallel_loops() -> type[ModulePass]:
     return OutlineParallelLoopsPass
 
 
+def _outline_serial_nests() -> type[ModulePass]:
+    from codegen.outline_serial_nests import OutlineSerialNestsPass
+
+    return OutlineSerialNestsPass
+
+
 def _merge_identical_functions() -> type[ModulePass]:
     from codegen.merge_identical_functions import MergeIdenticalFunctionsPass
 
@@ -92,6 +98,7 @@ def _func_to_llvm() -> type[ModulePass]:
 CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "rename-c-library-clashes": _rename_c_library_clashes,
     "outline-parallel-loops": _outline_parallel_loops,
+    "outline-serial-nests": _outline_serial_nests,
     "merge-identical-functions": _merge_identical_functions,
     "unroll-small-loops": _unroll_small_loops,
     "define-parallel-launchers": _define_parallel_launchers,
@@ -108,7 +115,7 @@ CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 # Order matters: kernels named like libm functions are renamed before anything
 # declares libm functions; small loops unrolled while scf.parallel still marks the
 # rows; scf.parallel loops are outlined before scf-to-cf (which
-# does not know them), identical outlined functions merged at once (every later pass
+# does not know them), then the serial nests (which need no launcher), identical outlined functions merged at once (every later pass
 # and LLVM would see each copy), and their launchers defined once arguments are LLVM values; allocation before memref->ptr (it emits ptr views of malloc'd
 # memory); vector loads and stores become ptr ones while memrefs are still memrefs;
 # index->i64 after every pass that creates index arithmetic and before the
@@ -120,6 +127,7 @@ LOOPS_TO_LLVM: list[str] = [
     "rename-c-library-clashes",
     "unroll-small-loops",
     "outline-parallel-loops",
+    "outline-serial-nests",
     "merge-identical-functions",
     "convert-scf-to-cf",
     "convert-memref-alloc-to-malloc",

@@ -29,7 +29,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
 
-def _captures(loop: scf.ParallelOp) -> list[SSAValue]:
+def captures(loop: Operation) -> list[SSAValue]:
     """Values defined outside `loop` and used inside it, in order of first use."""
     seen: dict[SSAValue, None] = {}
     for op in loop.body.walk():
@@ -70,14 +70,14 @@ class OutlineParallelLoopsPass(ModulePass):
                 "codegen: outline-parallel-loops handles 1-d scf.parallel loops with a constant step "
                 f"and no reduction, not {loop.name} in @{fn.sym_name.data}")
         index = builtin.IndexType()
-        captures = [v for v in _captures(loop) if not isinstance(v.owner, arith.ConstantOp)]
-        block = Block(arg_types=[index, index, *(v.type for v in captures)])
+        passed = [v for v in captures(loop) if not isinstance(v.owner, arith.ConstantOp)]
+        block = Block(arg_types=[index, index, *(v.type for v in passed)])
         lo, hi = block.args[0], block.args[1]
         lo.name_hint, hi.name_hint = "lo", "hi"
-        mapping: dict[SSAValue, SSAValue] = dict(zip(captures, block.args[2:]))
+        mapping: dict[SSAValue, SSAValue] = dict(zip(passed, block.args[2:]))
         for v, arg in mapping.items():
             arg.name_hint = v.name_hint
-        constants = {v.owner: None for v in _captures(loop) if isinstance(v.owner, arith.ConstantOp)}
+        constants = {v.owner: None for v in captures(loop) if isinstance(v.owner, arith.ConstantOp)}
         for c in [step, *constants]:
             if c.result in mapping:
                 continue
@@ -104,14 +104,14 @@ class OutlineParallelLoopsPass(ModulePass):
         outlined = func.FuncOp(name, ([a.type for a in block.args], []), Region(block), visibility="private")
         outlined.attributes["codegen.noinline"] = builtin.UnitAttr()
 
-        launch_types = [index, index, index, *(v.type for v in captures)]
+        launch_types = [index, index, index, *(v.type for v in passed)]
         launcher = func.FuncOp.external(f"{name}_launch", launch_types, [])
         launcher.attributes["codegen.launch"] = builtin.SymbolRefAttr(name)
         chunk = loop.attributes.get("loops.min_chunk")
         launcher.attributes["codegen.min_chunk"] = chunk if chunk is not None else builtin.IntegerAttr(1, 64)
         module.body.block.add_ops([outlined, launcher])
 
-        call = func.CallOp(launcher.sym_name.data, [threads, loop.lowerBound[0], loop.upperBound[0], *captures], [])
+        call = func.CallOp(launcher.sym_name.data, [threads, loop.lowerBound[0], loop.upperBound[0], *passed], [])
         Rewriter.replace_op(loop, call)
 
 

@@ -5,16 +5,18 @@ proportion to the code, function by function, so parts of a module can go throug
 them at the same time (in forked processes: xDSL holds the GIL, and llvmlite
 serializes its calls). After `outline-parallel-loops` each parallel loop is a
 function of its own, `@f_parK`, reached only through the `codegen.launch` attribute
-of its launcher's declaration; the rest (the entry points and their serial loops)
-stays together.
+of its launcher's declaration; after `outline-serial-nests` each larger serial nest
+is one too, `@f_serK` (marked `codegen.serial`), called from the entry point. The
+rest (the entry points and their small serial loops) stays together.
 
-    parts = plan(module, 2)          # [{entry points, f_par0, f_par0_launch, ...}, {f_par1, ...}]
+    parts = plan(module, 2)          # [{entry points, f_par0, f_par0_launch, ...}, {f_par1, f_ser0, ...}]
     restrict(module, parts[k])       # in part k's process
 
 `restrict` erases what another part defines, leaves a launcher whose loop is elsewhere
-a plain declaration (the linker finds it in the other part's object), and marks a
-launcher whose callers are elsewhere `codegen.exported`, so `define-parallel-launchers`
-gives it external linkage instead of internal. Each part gets its own copies of the
+and a serial nest defined elsewhere a plain declaration (the linker finds them in the
+other part's object), and marks a launcher whose callers are elsewhere
+`codegen.exported`, so `define-parallel-launchers` gives it external linkage instead
+of internal (a serial nest called from elsewhere becomes public). Each part gets its own copies of the
 helpers the later passes define (libgomp glue, integer powers): internal, so they
 never clash.
 """
@@ -22,6 +24,8 @@ never clash.
 from __future__ import annotations
 
 from xdsl.dialects import builtin, func
+
+from codegen.outline_serial_nests import SERIAL
 
 EXPORTED = "codegen.exported"
 """Set on a launcher defined in one part and called from another."""
@@ -51,9 +55,12 @@ def plan(module: builtin.ModuleOp, parts: int, min_ops: int = 1, extra: float = 
     for op in module.ops:
         if not isinstance(op, func.FuncOp):
             return [{o.sym_name.data for o in module.ops if isinstance(o, func.FuncOp)}]  # type: ignore[union-attr]
-        if op.sym_name.data in launched and any(isinstance(o, func.CallOp) for o in op.walk()):
+        name = op.sym_name.data
+        if SERIAL in op.attributes and not op.is_declaration:
+            launched.setdefault(name, [])  # dealt like a loop, with no launcher
+        if name in launched and any(isinstance(o, func.CallOp) for o in op.walk()):
             parts = 1
-        size[op.sym_name.data] = sum(1 for _ in op.walk())
+        size[name] = sum(1 for _ in op.walk())
     loops = sorted(launched, key=lambda name: -size[name])
     parts = max(1, min(parts, len(loops), sum(size[n] for n in loops) // max(min_ops, 1)))
     groups = [set(size) - set(loops) - {n for names in launched.values() for n in names}]
@@ -68,7 +75,8 @@ def plan(module: builtin.ModuleOp, parts: int, min_ops: int = 1, extra: float = 
 
 def restrict(module: builtin.ModuleOp, keep: set[str]) -> set[str]:
     """Keep the definitions of the functions named in `keep` (one part of `plan`);
-    returns the launchers it marked `codegen.exported`."""
+    returns those other parts call (launchers marked `codegen.exported`, serial nests
+    made public)."""
     launched = _launched(module)
     callers: dict[str, set[str]] = {}
     for op in module.ops:
@@ -85,6 +93,14 @@ def restrict(module: builtin.ModuleOp, keep: set[str]) -> set[str]:
                 del op.attributes["codegen.launch"], op.attributes["codegen.min_chunk"]
             elif not callers.get(name, set()) <= keep:
                 op.attributes[EXPORTED] = builtin.UnitAttr()
+                exported.add(name)
+        elif SERIAL in op.attributes and not op.is_declaration:
+            if name not in keep:  # called from this part's entry: declared
+                inputs, outputs = op.function_type.inputs.data, op.function_type.outputs.data
+                module.body.block.insert_op_before(func.FuncOp.external(name, inputs, outputs), op)
+                module.body.block.erase_op(op)
+            elif not callers.get(name, set()) <= keep:
+                op.sym_visibility = builtin.StringAttr("public")
                 exported.add(name)
         elif name not in keep and not op.is_declaration:
             module.body.block.erase_op(op)

@@ -570,8 +570,6 @@ def compile_captured(
     if jit is None:  # in one piece
         start = time.perf_counter()
         progress("native")
-        # The last stage's text is printed on a thread while LLVM compiles: nothing changes
-        # the module any more, and LLVM's C code runs without the GIL (NequIP: 1 s saved).
         target = host_target_machine(jit=True)
         compiled = compile_llvm(translate(module, target), target_machine=target)
         if dumps.on:

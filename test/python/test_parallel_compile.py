@@ -159,6 +159,32 @@ def test_a_loop_launched_twice_goes_with_both_launchers() -> None:
     assert restrict(module, {"f_par0", "f_par0_launch", "f_par3_launch"}) == {"f_par0_launch", "f_par3_launch"}
 
 
+def test_a_serial_nest_is_dealt_and_called_across_parts() -> None:
+    """outline-serial-nests' functions are dealt like loops: the part without one
+    declares it, the part with it makes it public for the entry's part to call."""
+    text = OUTLINED.replace("  func.return\n}\nfunc.func private @f_par0(", "  func.call @f_ser0(%n) : (index) -> ()\n"
+                            "  func.return\n}\nfunc.func private @f_par0(", 1) + """
+func.func private @f_ser0(%n: index) attributes {codegen.noinline, codegen.serial} {
+  %0 = arith.addi %n, %n : index
+  %1 = arith.addi %0, %n : index
+  %2 = arith.addi %1, %n : index
+  %3 = arith.addi %2, %n : index
+  func.return
+}"""
+    module = Parser(context(), text).parse_module()
+    groups = plan(module, 2)
+    # ops: @f 6, f_ser0 6, loops 5, 4, 3: dealt largest first to the smaller part
+    assert groups == [{"f", "f_par0", "f_par0_launch"},
+                      {"f_ser0", "f_par2", "f_par2_launch", "f_par1", "f_par1_launch"}]
+    restrict(module, groups[0])
+    funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+    assert funcs["f_ser0"].is_declaration and "f" in funcs
+    module = Parser(context(), text).parse_module()
+    assert restrict(module, groups[1]) == {"f_ser0", "f_par1_launch", "f_par2_launch"}
+    funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+    assert not funcs["f_ser0"].is_declaration and funcs["f_ser0"].sym_visibility.data == "public"
+
+
 def test_restrict_keeps_one_part() -> None:
     module = Parser(context(), OUTLINED).parse_module()
     assert restrict(module, {"f_par0", "f_par0_launch"}) == {"f_par0_launch"}
