@@ -14,7 +14,7 @@ own the nests are dealt to the parts like the parallel loops (`codegen.split_mod
 and identical ones merge (`merge-identical-functions`). Nests with fewer than
 `MIN_OPS` ops stay (a call and a function are not worth it), as do nests with results
 and nests that call a function (a launcher: `plan` keeps the parts' calls among
-outlined functions simple).
+outlined functions simple), and a function with one nest to outline keeps it.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ class OutlineSerialNestsPass(ModulePass):
         for fn in [f for f in op.ops if isinstance(f, func.FuncOp) and not f.is_declaration
                    and "codegen.noinline" not in f.attributes]:
             nests = [o for o in fn.body.block.ops if isinstance(o, scf.ForOp) and _outlinable(o)]
+            if len(nests) < 2:  # a kernel of one nest: nothing to deal apart
+                continue
             for k, loop in enumerate(nests):
                 self.outline(op, loop, f"{fn.sym_name.data}_ser{k}")
 
