@@ -114,10 +114,11 @@ CODEGEN_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 
 # Order matters: kernels named like libm functions are renamed before anything
 # declares libm functions; small loops unrolled while scf.parallel still marks the
-# rows; scf.parallel loops are outlined before scf-to-cf (which
-# does not know them), then the serial nests (which need no launcher), identical outlined functions merged at once (every later pass
-# and LLVM would see each copy), and their launchers defined once arguments are LLVM values; allocation before memref->ptr (it emits ptr views of malloc'd
-# memory); vector loads and stores become ptr ones while memrefs are still memrefs;
+# rows; scf.parallel loops are outlined before scf-to-cf (which does not know them),
+# then the serial nests (which need no launcher); identical outlined functions are
+# merged at once (every later pass and LLVM would see each copy); launchers are
+# defined once arguments are LLVM values; allocation before memref->ptr (it emits
+# ptr views of malloc'd memory); vector loads and stores become ptr ones while memrefs are still memrefs;
 # index->i64 after every pass that creates index arithmetic and before the
 # llvm ops that reject index; our convert-ptr-to-llvm-gep instead of xDSL's
 # convert-ptr-to-llvm (which emits ptrtoint/inttoptr, defeating vectorization, and

@@ -32,6 +32,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
+from codegen.constants import int_constant
+
 _llvm_ptr = llvm.LLVMPointerType()
 _i8 = builtin.IntegerType(8)
 
@@ -66,13 +68,6 @@ def _element_alignment(t: Attribute) -> int | None:
     return None
 
 
-def _constant(v: SSAValue) -> int | None:
-    owner = v.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, builtin.IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
 def _element_of(add: ptr.PtrAddOp) -> tuple[SSAValue | int, Attribute] | None:
     """(index, element type) when the offset is an index times the size of the
     element every user loads or stores (a vector's element for a vector access)."""
@@ -80,7 +75,7 @@ def _element_of(add: ptr.PtrAddOp) -> tuple[SSAValue | int, Attribute] | None:
     if not isinstance(product, arith.MuliOp):
         return None
     for index, size in ((product.lhs, product.rhs), (product.rhs, product.lhs)):
-        if (bytes_ := _constant(size)) is None:
+        if (bytes_ := int_constant(size)) is None:
             continue
         elements = set()
         for use in add.result.uses:
@@ -89,7 +84,7 @@ def _element_of(add: ptr.PtrAddOp) -> tuple[SSAValue | int, Attribute] | None:
             elements.add(t.element_type if isinstance(t, builtin.VectorType) else t)
         element = elements.pop() if len(elements) == 1 else None
         if isinstance(element, builtin.IntegerType | builtin.AnyFloat) and element.bitwidth == 8 * bytes_:
-            constant = _constant(index)
+            constant = int_constant(index)
             return (index if constant is None else constant), element
     return None
 

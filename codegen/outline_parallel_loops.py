@@ -21,9 +21,11 @@ scf.parallel.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, scf
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException
@@ -37,6 +39,32 @@ def captures(loop: Operation) -> list[SSAValue]:
             if not loop.is_ancestor(v.owner):
                 seen.setdefault(v, None)
     return list(seen)
+
+
+def function_block(leading: Sequence[Attribute], used: Iterable[SSAValue]
+                   ) -> tuple[Block, list[SSAValue], dict[SSAValue, SSAValue]]:
+    """The entry block of a function outlined from code that uses `used` (values from
+    outside it): the `leading` arguments, then one per used value that is not a
+    constant (returned, in order: what a call passes); constants are cloned into it,
+    so strides stay known. The mapping takes each used value to its value inside."""
+    used = list(dict.fromkeys(used))
+    passed = [v for v in used if not isinstance(v.owner, arith.ConstantOp)]
+    block = Block(arg_types=[*leading, *(v.type for v in passed)])
+    mapping: dict[SSAValue, SSAValue] = dict(zip(passed, block.args[len(leading):]))
+    for v, arg in mapping.items():
+        arg.name_hint = v.name_hint
+    for c in {v.owner: None for v in used if isinstance(v.owner, arith.ConstantOp)}:
+        clone = c.clone()
+        block.add_op(clone)
+        mapping[c.result] = clone.result
+    return block, passed, mapping
+
+
+def remap(code: Operation | Block, mapping: dict[SSAValue, SSAValue]) -> None:
+    """The operands of the ops in `code` that `mapping` names, replaced."""
+    for inner in code.walk():
+        if any(v in mapping for v in inner.operands):
+            inner.operands = [mapping.get(v, v) for v in inner.operands]
 
 
 def _num_threads(fn: func.FuncOp, b: Block) -> SSAValue:
@@ -70,20 +98,9 @@ class OutlineParallelLoopsPass(ModulePass):
                 "codegen: outline-parallel-loops handles 1-d scf.parallel loops with a constant step "
                 f"and no reduction, not {loop.name} in @{fn.sym_name.data}")
         index = builtin.IndexType()
-        passed = [v for v in captures(loop) if not isinstance(v.owner, arith.ConstantOp)]
-        block = Block(arg_types=[index, index, *(v.type for v in passed)])
+        block, passed, mapping = function_block([index, index], [step.result, *captures(loop)])
         lo, hi = block.args[0], block.args[1]
         lo.name_hint, hi.name_hint = "lo", "hi"
-        mapping: dict[SSAValue, SSAValue] = dict(zip(passed, block.args[2:]))
-        for v, arg in mapping.items():
-            arg.name_hint = v.name_hint
-        constants = {v.owner: None for v in captures(loop) if isinstance(v.owner, arith.ConstantOp)}
-        for c in [step, *constants]:
-            if c.result in mapping:
-                continue
-            clone = c.clone()
-            block.add_op(clone)
-            mapping[c.result] = clone.result
 
         body = loop.body.block
         for_block = Block(arg_types=[index])
@@ -96,9 +113,7 @@ class OutlineParallelLoopsPass(ModulePass):
                 for_block.add_op(scf.YieldOp())
             else:
                 for_block.add_op(inner)
-        for inner in for_block.walk():
-            if any(v in mapping for v in inner.operands):
-                inner.operands = [mapping.get(v, v) for v in inner.operands]
+        remap(for_block, mapping)
         block.add_op(scf.ForOp(lo, hi, mapping[step.result], [], Region(for_block)))
         block.add_op(func.ReturnOp())
         outlined = func.FuncOp(name, ([a.type for a in block.args], []), Region(block), visibility="private")

@@ -20,12 +20,12 @@ outlined functions simple), and a function with one nest to outline keeps it.
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import arith, builtin, func, scf
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.dialects import builtin, func, scf
+from xdsl.ir import Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from codegen.outline_parallel_loops import captures
+from codegen.outline_parallel_loops import captures, function_block, remap
 
 MIN_OPS = 8
 """Fewest ops of a nest worth a function."""
@@ -59,22 +59,11 @@ class OutlineSerialNestsPass(ModulePass):
 
     @staticmethod
     def outline(module: builtin.ModuleOp, loop: scf.ForOp, name: str) -> None:
-        used = list(dict.fromkeys([*loop.operands, *captures(loop)]))  # its bounds too
-        args = [v for v in used if not isinstance(v.owner, arith.ConstantOp)]
-        block = Block(arg_types=[v.type for v in args])
-        mapping: dict[SSAValue, SSAValue] = dict(zip(args, block.args))
-        for v, arg in mapping.items():
-            arg.name_hint = v.name_hint
-        for c in {v.owner: None for v in used if isinstance(v.owner, arith.ConstantOp)}:
-            clone = c.clone()
-            block.add_op(clone)
-            mapping[c.result] = clone.result
+        block, args, mapping = function_block([], [*loop.operands, *captures(loop)])  # its bounds too
         Rewriter.insert_op(func.CallOp(name, args, []), InsertPoint.before(loop))
         loop.detach()  # moved into the function, not copied
         block.add_op(loop)
-        for inner in loop.walk():
-            if any(v in mapping for v in inner.operands):
-                inner.operands = [mapping.get(v, v) for v in inner.operands]
+        remap(loop, mapping)
         block.add_op(func.ReturnOp())
         outlined = func.FuncOp(name, ([a.type for a in block.args], []), Region(block), visibility="private")
         outlined.attributes["codegen.noinline"] = builtin.UnitAttr()

@@ -1,4 +1,5 @@
-"""Split a module, after outline-parallel-loops (and merge-identical-functions), into parts lowered and compiled apart.
+"""Split a module, after the outlining passes and merge-identical-functions, into
+parts lowered and compiled apart.
 
 The llvm stage's conversions and LLVM's optimization and code generation cost time in
 proportion to the code, function by function, so parts of a module can go through
@@ -16,9 +17,9 @@ rest (the entry points and their small serial loops) stays together.
 and a serial nest defined elsewhere a plain declaration (the linker finds them in the
 other part's object), and marks a launcher whose callers are elsewhere
 `codegen.exported`, so `define-parallel-launchers` gives it external linkage instead
-of internal (a serial nest called from elsewhere becomes public). Each part gets its own copies of the
-helpers the later passes define (libgomp glue, integer powers): internal, so they
-never clash.
+of internal (a serial nest called from elsewhere becomes public). Each part gets its
+own copies of the helpers the later passes define (libgomp glue, integer powers):
+internal, so they never clash.
 """
 
 from __future__ import annotations

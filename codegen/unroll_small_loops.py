@@ -25,11 +25,12 @@ canonical.
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import arith, builtin, scf
-from xdsl.ir import SSAValue
+from xdsl.dialects import builtin, scf
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
 from xdsl.transforms.scf_for_loop_unroll import UnrollLoopPattern
+
+from codegen.constants import int_constant
 
 MAX_TRIP = 8
 """Most iterations of a loop that is unrolled."""
@@ -38,17 +39,10 @@ MAX_OPS = 128
 """Most ops a loop may hold once unrolled (iterations x ops of its body)."""
 
 
-def _constant(value: SSAValue) -> int | None:
-    op = value.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, builtin.IntegerAttr):
-        return op.value.value.data
-    return None
-
-
 class UnrollSmallLoop(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
-        lb, ub, step = _constant(op.lb), _constant(op.ub), _constant(op.step)
+        lb, ub, step = int_constant(op.lb), int_constant(op.ub), int_constant(op.step)
         if lb is None or ub is None or step is None or step <= 0 or not isinstance(op.parent_op(), scf.ForOp):
             return
         trip = max(0, -(-(ub - lb) // step))
