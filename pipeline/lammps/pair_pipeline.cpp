@@ -7,17 +7,21 @@
 #include "comm.h"
 #include "error.h"
 #include "force.h"
+#include "json.h"
 #include "memory.h"
 #include "neigh_list.h"
 #include "neighbor.h"
 #include "platform.h"
 #include "utils.h"
 
+#include "sha256.h"
+
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
 
 using namespace LAMMPS_NS;
@@ -67,6 +71,90 @@ void PairPipeline::close_library()
   library = nullptr;
 }
 
+/* The manifest pipeline writes beside MODEL.so (MODEL.json) gives the library's size and
+   SHA-256; "" when the file matches them, else what is wrong. */
+std::string PairPipeline::check_manifest()
+{
+  const size_t slash = library_path.rfind('/');
+  const size_t dot = library_path.rfind('.');
+  const std::string stem = dot != std::string::npos && (slash == std::string::npos || dot > slash)
+      ? library_path.substr(0, dot)
+      : library_path;
+  const std::string manifest_path = stem + ".json";
+  if (!platform::file_is_readable(manifest_path))
+    return fmt::format("pair_style pipeline: the potential library {} has no manifest {} beside "
+                       "it: the library is loaded only after its size and SHA-256 are checked "
+                       "against the manifest pipeline writes with it; export the model with "
+                       "pipeline (Potential.export writes NAME.so and NAME.json) and keep both "
+                       "together",
+                       library_path, manifest_path);
+
+  int64_t expected_bytes = -1;
+  std::string expected_sha256;
+  try {
+    std::ifstream in(manifest_path);
+    const json manifest = json::parse(in);
+    if (manifest.is_object() && manifest.contains("library_bytes") &&
+        manifest["library_bytes"].is_number_unsigned())
+      expected_bytes = manifest["library_bytes"].get<int64_t>();
+    if (manifest.is_object() && manifest.contains("library_sha256") &&
+        manifest["library_sha256"].is_string())
+      expected_sha256 = utils::lowercase(manifest["library_sha256"].get<std::string>());
+  } catch (const std::exception &e) {
+    return fmt::format("pair_style pipeline: the manifest {} of the potential library {} is not "
+                       "valid JSON ({}): it is damaged; copy it again with the library, or "
+                       "re-export the model",
+                       manifest_path, library_path, e.what());
+  }
+  if (expected_bytes < 0 || expected_sha256.size() != 64)
+    return fmt::format("pair_style pipeline: the manifest {} of the potential library {} gives no "
+                       "library_bytes and library_sha256 (a manifest from an older pipeline, or "
+                       "not pipeline's): re-export the model with pipeline",
+                       manifest_path, library_path);
+
+  std::ifstream in(library_path, std::ios::binary);
+  pipeline_lammps::Sha256 sha256;
+  std::vector<char> chunk(1 << 16);
+  int64_t bytes = 0;
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    sha256.update(chunk.data(), static_cast<size_t>(in.gcount()));
+    bytes += in.gcount();
+  }
+  if (in.bad())
+    return fmt::format("pair_style pipeline: cannot read the potential library {}", library_path);
+  if (bytes != expected_bytes)
+    return fmt::format("pair_style pipeline: the potential library {} has {} bytes, its manifest "
+                       "{} says {}: the library is truncated or was changed after export (or the "
+                       "manifest is another library's); copy it again or re-export the model",
+                       library_path, bytes, manifest_path, expected_bytes);
+  if (sha256.hexdigest() != expected_sha256)
+    return fmt::format("pair_style pipeline: the potential library {} does not match the SHA-256 "
+                       "in its manifest {}: the library is damaged or was replaced (or the "
+                       "manifest is another library's); copy it again or re-export the model",
+                       library_path, manifest_path);
+  return "";
+}
+
+/* Every rank checks its own view of the files; if any rank found a problem, all ranks stop
+   with the message of the lowest such rank: one ERROR line and exit code 1 (error->all on
+   every rank), where error->all on some ranks only would hang and error->one would
+   MPI_Abort. */
+void PairPipeline::stop_unless_all_agree(const std::string &problem)
+{
+  const int mine = problem.empty() ? comm->nprocs : comm->me;
+  int first = comm->nprocs;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, world);
+  if (first == comm->nprocs) return;
+  int length = static_cast<int>(problem.size());
+  MPI_Bcast(&length, 1, MPI_INT, first, world);
+  std::string text = problem;
+  text.resize(length);
+  MPI_Bcast(text.data(), length, MPI_CHAR, first, world);
+  close_library();
+  error->all(FLERR, text);
+}
+
 void PairPipeline::settings(int narg, char ** /*arg*/)
 {
   if (narg != 0)
@@ -95,20 +183,29 @@ void PairPipeline::coeff(int narg, char **arg)
     for (int j = 0; j <= ntypes; j++) setflag[i][j] = 0;
   library_path = arg[2];
 
-  // Say "missing" plainly rather than through dlopen's wording; and give dlopen a path
-  // with a slash, or it would search the library path instead of the working directory.
+  // Say "missing" plainly rather than through dlopen's wording. dlopen maps the file and
+  // runs its relocations: a truncated or damaged library would kill LAMMPS (SIGBUS,
+  // SIGSEGV) there, so its size and SHA-256 are checked against its manifest first. Each
+  // rank checks (and loads) its own view of the file, which on node-local copies may
+  // differ; stop_unless_all_agree turns a problem on any rank into one ERROR on all.
+  std::string problem;
   if (!platform::file_is_readable(library_path))
-    error->all(FLERR, "pair_style pipeline: cannot read the potential library {}: no such file",
-               library_path);
-  const std::string path =
-      library_path.find('/') == std::string::npos ? "./" + library_path : library_path;
-  dlerror();
-  library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    const char *why = dlerror();
-    error->all(FLERR, "pair_style pipeline: cannot load the potential library {}: {}",
-               library_path, why ? why : "dlopen failed");
+    problem = fmt::format("pair_style pipeline: cannot read the potential library {}: no such file",
+                          library_path);
+  if (problem.empty()) problem = check_manifest();
+  if (problem.empty()) {
+    // A path with a slash, or dlopen would search the library path, not the working directory.
+    const std::string path =
+        library_path.find('/') == std::string::npos ? "./" + library_path : library_path;
+    dlerror();
+    library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      const char *why = dlerror();
+      problem = fmt::format("pair_style pipeline: cannot load the potential library {}: {}",
+                            library_path, why ? why : "dlopen failed");
+    }
   }
+  stop_unless_all_agree(problem);
   using entry_fn = const struct pipeline_potential *(*)(void);
   auto entry = reinterpret_cast<entry_fn>(dlsym(library, "pipeline_potential"));
   if (!entry) {

@@ -6,6 +6,11 @@
  *     pair_style     pipeline
  *     pair_coeff     * * MODEL.so Sp1 Sp2 ...   (the model's species name of each atom type)
  *
+ * MODEL.json, the manifest pipeline writes beside MODEL.so, must be there too: before
+ * dlopen, the library's size and SHA-256 are checked against its `library_bytes` and
+ * `library_sha256`, so a truncated or damaged copy stops LAMMPS with an ERROR instead of
+ * killing it inside dlopen.
+ *
  * How it maps LAMMPS onto the ABI (as pair_nequip_allegro does for Allegro):
  * - the nodes are this rank's atoms followed by its ghost atoms, each ghost at its periodic
  *   image's coordinates, so every image is a node of its own and all edge shifts are zero;
@@ -63,6 +68,8 @@ class PairPipeline : public Pair {
 
   void allocate();
   void close_library();
+  std::string check_manifest();
+  void stop_unless_all_agree(const std::string &problem);
   void build_graph();
   int reserve_workspace(int64_t n_atoms, int64_t n_edges);
   template <typename Real> void evaluate(Buffers<Real> &buffers);

@@ -10,6 +10,11 @@ The comparison with ASE (the same potential on the same structure) uses the same
 
 from __future__ import annotations
 
+import hashlib
+import json
+import random
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -164,7 +169,6 @@ def _refusal(plugin: Path, exported, tmp_path: Path, *, model: str | None = None
 @pytest.mark.parametrize("case, expected", [
     ("unknown species", r"species Xe \(atom type 2\) is not a species of .*; its species are: Ar Kr"),
     ("missing file", r"cannot read the potential library .*missing\.so: no such file"),
-    ("not a potential", r"pipelineplugin\.so is not a pipeline potential library"),
     ("not a library", r"cannot load the potential library .*not_a_library\.so"),
     ("too few names", r"needs one species name per atom type: 2 atom types, 1 names given"),
     ("newton off", r"requires newton pair on"),
@@ -172,17 +176,14 @@ def _refusal(plugin: Path, exported, tmp_path: Path, *, model: str | None = None
     ("pair_style arguments", r"pair_style pipeline takes no arguments"),
 ])
 def test_refusals_name_the_problem(case: str, expected: str, plugin: Path, exported, tmp_path: Path) -> None:
-    import re
-
     kwargs: dict = {}
     if case == "unknown species":
         kwargs["species"] = ["Ar", "Xe"]
     elif case == "missing file":
         kwargs["model"] = str(tmp_path / "missing.so")
-    elif case == "not a potential":
-        kwargs["model"] = str(plugin)  # a shared library, without pipeline_potential()
     elif case == "not a library":
         (tmp_path / "not_a_library.so").write_text("text, not ELF\n")
+        _write_manifest(tmp_path / "not_a_library.so")  # so that dlopen gets to say no
         kwargs["model"] = str(tmp_path / "not_a_library.so")
     elif case == "too few names":
         kwargs["species"] = ["Ar"]
@@ -203,3 +204,97 @@ def test_refusal_on_two_ranks_does_not_hang(plugin: Path, exported, tmp_path: Pa
     process = _refusal(plugin, exported, tmp_path, species=["Ar", "Xe"], ranks=2)
     assert not crashed(process) and process.returncode != 0
     assert any("is not a species of" in line for line in errors(process.stdout))
+
+
+def _write_manifest(library: Path, manifest: Path | None = None) -> None:
+    """A manifest that gives `library`'s size and SHA-256 (all the pair style reads of it)."""
+    data = library.read_bytes()
+    (manifest or library.with_suffix(".json")).write_text(
+        json.dumps({"library_bytes": len(data), "library_sha256": hashlib.sha256(data).hexdigest()}))
+
+
+def _bad_library(case: str, good: Path, directory: Path) -> Path:
+    """The potential file of a `test_bad_files_stop_lammps_cleanly` case, in `directory`,
+    with the manifest (or none) beside it that the case calls for."""
+    data, manifest = good.read_bytes(), good.with_suffix(".json").read_text()
+    library = directory / f"{case.replace(' ', '_')}.so"
+    if case == "truncated":  # old pair style: SIGBUS in dlopen
+        library.write_bytes(data[:len(data) // 2])
+        library.with_suffix(".json").write_text(manifest)
+    elif case == "ELF header, then garbage":  # old: SIGSEGV in dlopen; the size is right
+        library.write_bytes(data[:1024] + random.Random(0).randbytes(len(data) - 1024))
+        library.with_suffix(".json").write_text(manifest)
+    elif case == "no manifest":
+        library.write_bytes(data)
+    elif case == "manifest not JSON":
+        library.write_bytes(data)
+        library.with_suffix(".json").write_text(manifest[:len(manifest) // 2])
+    elif case == "manifest without the checksum":
+        library.write_bytes(data)
+        old = {k: v for k, v in json.loads(manifest).items() if not k.startswith("library_")}
+        library.with_suffix(".json").write_text(json.dumps(old))
+    elif case == "manifest of another library":
+        library.write_bytes(data)
+        (directory / "other.so").write_bytes(data[:-1])
+        _write_manifest(directory / "other.so", library.with_suffix(".json"))
+    elif case == "not a potential":  # a library intact and as its manifest says, but no model
+        (directory / "answer.c").write_text("int answer(void) { return 42; }\n")
+        subprocess.run(["cc", "-shared", "-fPIC", "-o", str(library), str(directory / "answer.c")], check=True)
+        _write_manifest(library)
+    return library
+
+
+_BAD_FILES = {  # case -> the ERROR line, after the file's name
+    "truncated": r"has \d+ bytes, its manifest .*\.json says \d+: the library is truncated",
+    "ELF header, then garbage": r"does not match the SHA-256 in its manifest .*: the library is damaged or was",
+    "no manifest": r"has no manifest .*no_manifest\.json beside it: .*export the model with pipeline",
+    "manifest not JSON": r"the manifest .*manifest_not_JSON\.json of the potential library .* is not valid JSON",
+    "manifest without the checksum": r"gives no library_bytes and library_sha256 .*: re-export the model",
+    "manifest of another library": r"has \d+ bytes, its manifest .* says \d+: .*another library's",
+    "not a potential": r"is not a pipeline potential library \(it has no symbol `pipeline_potential`",
+}
+
+
+@pytest.mark.parametrize("ranks", [1, 2], ids=["1-rank", "2-ranks"])
+@pytest.mark.parametrize("case", list(_BAD_FILES))
+def test_bad_files_stop_lammps_cleanly(case: str, ranks: int, plugin: Path, exported, tmp_path: Path) -> None:
+    """A damaged potential file (issue 28) is refused before dlopen, by its size and SHA-256
+    against its manifest: one ERROR line naming the file and exit code 1, on every rank,
+    where dlopen of a truncated library died of SIGBUS and of a garbled one of SIGSEGV."""
+    library = _bad_library(case, exported("pair", torch.float64), tmp_path)
+    process = _refusal(plugin, exported, tmp_path / "run", model=str(library), ranks=ranks)
+    assert not crashed(process), process.stdout[-2000:]
+    assert process.returncode == 1, process.stdout[-2000:]
+    lines = errors(process.stdout)
+    assert len(lines) == 1 and str(library) in lines[0], process.stdout[-2000:]
+    assert re.search(_BAD_FILES[case], lines[0]), lines[0]
+
+
+def test_sha256_agrees_with_hashlib(tmp_path: Path) -> None:
+    """The pair style's own SHA-256 (pipeline/lammps/sha256.cpp), fed in pieces of 7 bytes,
+    against hashlib: every padding case (lengths 0 to 130) and a long input."""
+    from pipeline.lammps import SOURCE_DIR
+
+    (tmp_path / "main.cpp").write_text("""\
+#include "sha256.h"
+#include <cstdio>
+#include <fstream>
+int main(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    std::ifstream in(argv[i], std::ios::binary);
+    pipeline_lammps::Sha256 sha256;
+    char piece[7];
+    while (in.read(piece, sizeof piece) || in.gcount()) sha256.update(piece, in.gcount());
+    std::printf("%s\\n", sha256.hexdigest().c_str());
+  }
+}
+""")
+    subprocess.run(["g++", "-std=c++17", "-O1", f"-I{SOURCE_DIR}", str(SOURCE_DIR / "sha256.cpp"),
+                    str(tmp_path / "main.cpp"), "-o", str(tmp_path / "sha256")], check=True)
+    rng = random.Random(1)
+    inputs = [rng.randbytes(n) for n in [*range(131), 100_003]]
+    for k, data in enumerate(inputs):
+        (tmp_path / f"{k}.bin").write_bytes(data)
+    digests = subprocess.run([str(tmp_path / "sha256"), *(str(tmp_path / f"{k}.bin") for k in range(len(inputs)))],
+                             capture_output=True, text=True, check=True).stdout.split()
+    assert digests == [hashlib.sha256(data).hexdigest() for data in inputs]
