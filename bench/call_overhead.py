@@ -44,7 +44,7 @@ def main() -> None:
     compiled.num_threads = 1
     energy, forces = torch.empty(()), torch.empty(4, 3)
     status = ctypes.c_int32(0)
-    arenas = [a.data_ptr() for a in compiled.workspace([4])] if compiled.arenas else []
+    arenas = [a.data_ptr() for a in compiled.workspace([4])] if compiled.signature.arenas else []
     pointers = (4, x.data_ptr(), energy.data_ptr(), forces.data_ptr(), ctypes.addressof(status), 1, *arenas)
     full = per_call(lambda: compiled(x))
     bare = per_call(lambda: compiled._native(*pointers))

@@ -99,7 +99,10 @@ def capture(
     """Trace `fn(*example_args)` into a functional aten graph symbolic in the
     dims that `dynamic_shapes` marks with a `torch.export.Dim`.
 
-    `example_args` may be a dict: its keys name the (positional) arguments.
+    `example_args` may be a dict: its keys are the function's parameter names, and the
+    function is called by name (the arguments are ordered as its parameters are, so a
+    positional call of the compiled function binds as a call of `fn` does; a list
+    `dynamic_shapes` follows the dict's order).
     `check_args`, if given, are other inputs (other sizes) traced a second time
     to prove the graph does not depend on the traced sizes (the guard check
     already proves it for everything make_fx sees; the retrace costs a trace).
@@ -107,20 +110,25 @@ def capture(
     `# File:` lines of its code, the lines an unsupported op's error names): make_fx
     symbolizes a stack per node, 0.4-0.5 s of NequIP's and MACE's 2-3 s trace.
     """
+    call = fn
     if isinstance(example_args, Mapping):
-        names = list(example_args)
-        example_args = tuple(example_args.values())
+        names, call = _by_name(fn, example_args)
+        if dynamic_shapes is not None and not isinstance(dynamic_shapes, Mapping):  # in the dict's order
+            dynamic_shapes = dict(zip(example_args, _entries(dynamic_shapes, len(example_args))))
+        example_args = tuple(example_args[n] for n in names)
     else:
         names = _arg_names(fn, len(example_args))
     if isinstance(check_args, Mapping):
-        check_args = tuple(check_args.values())
+        if set(check_args) != set(names):
+            raise CaptureError(f"check_args names {', '.join(check_args)}; expected {', '.join(names)}")
+        check_args = tuple(check_args[n] for n in names)
     for name, a in zip(names, example_args):
         if not isinstance(a, torch.Tensor):
             raise CaptureError(f"argument '{name}' must be a torch.Tensor, got {type(a).__name__}")
         if a.device.type != "cpu":
             raise CaptureError(f"argument '{name}' is on {a.device}; only cpu is supported")
     dims = _dynamic_dims(names, example_args, dynamic_shapes)
-    graph, env, fakes, symbols_at = _trace(fn, example_args, dims, stack_traces)
+    graph, env, fakes, symbols_at = _trace(call, example_args, dims, stack_traces, anchor=fn)
     sym_names = {s: dims[i][d].__name__ for (i, d), s in symbols_at.items()}
     _check_guards(env, names, symbols_at, dims)
 
@@ -151,7 +159,7 @@ def capture(
     captured = Captured(graph, args, symbols, weights, getattr(fn, "__name__", "main"), sym_names, single)
 
     if check_args is not None:
-        _compare_retrace(fn, traced_code, check_args, dims)
+        _compare_retrace(call, traced_code, check_args, dims)
     _forget_shape_envs()
     return captured
 
@@ -183,6 +191,53 @@ def _arg_names(fn: Callable[..., Any], count: int) -> list[str]:
     if any(p.kind == p.VAR_POSITIONAL for p in params) or len(names) < count:
         names += [f"arg{i}" for i in range(len(names), count)]
     return names[:count]
+
+
+def _by_name(fn: Callable[..., Any], example: Mapping[str, Any]) -> tuple[list[str], Callable[..., Any]]:
+    """The names of a dict of example arguments in the order `fn` takes them, and `fn`
+    called with them by name: a dict never binds by position. Keys that name no
+    parameter fill `*args` (in the dict's order), else `**kwargs`."""
+    what = getattr(fn, "__name__", "the function")
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):  # no signature to read: every key by keyword
+        params = [inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)]
+    kinds = {p.kind for p in params}
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    keyword = [p for p in params if p.kind == p.KEYWORD_ONLY]
+    named = {p.name for p in positional + keyword}
+    extra = [k for k in example if k not in named]
+    missing = [p.name for p in positional + keyword if p.name not in example and p.default is p.empty]
+    if extra and not kinds & {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}:
+        raise CaptureError(f"example_args names {', '.join(repr(k) for k in extra)}, which {what} does not "
+                           f"take (its parameters: {', '.join(p.name for p in params) or 'none'})")
+    if missing:
+        raise CaptureError(f"example_args lacks {', '.join(repr(m) for m in missing)}, which {what} requires")
+    by_position = [p.name for p in positional if p.name in example]
+    star = bool(extra) and inspect.Parameter.VAR_POSITIONAL in kinds
+    if star and len(by_position) < len(positional):
+        raise CaptureError(f"example_args names {', '.join(repr(k) for k in extra)} for *args of {what}, "
+                           "so it must give every parameter before it too")
+    if not star:  # only positional-only parameters go by position, and they must be a prefix
+        by_position = [p.name for p in positional if p.kind == p.POSITIONAL_ONLY and p.name in example]
+        if by_position != [p.name for p in positional if p.kind == p.POSITIONAL_ONLY][:len(by_position)]:
+            raise CaptureError(f"example_args skips a positional-only parameter of {what}")
+    names = ([p.name for p in positional if p.name in example] + (extra if star else [])
+             + [p.name for p in keyword if p.name in example] + ([] if star else extra))
+    leading = by_position + (extra if star else [])
+
+    def call(*values: Any) -> Any:
+        given = dict(zip(names, values))
+        first = [given.pop(n) for n in leading]
+        return fn(*first, **given)
+
+    return names, call
+
+
+def _entries(shapes: Sequence[Any], count: int) -> Sequence[Any]:
+    if len(shapes) != count:
+        raise CaptureError(f"dynamic_shapes has {len(shapes)} entries for {count} arguments")
+    return shapes
 
 
 def _dynamic_dims(
@@ -362,10 +417,12 @@ def _len_refusing(dim_names: Mapping[sympy.Symbol, str]) -> Callable[[torch.Tens
 
 
 def _trace(
-    fn: Callable[..., Any], args: Sequence[torch.Tensor], dims: list[dict[int, Dim]], stack_traces: bool = True
+    fn: Callable[..., Any], args: Sequence[torch.Tensor], dims: list[dict[int, Dim]], stack_traces: bool = True,
+    anchor: Callable[..., Any] | None = None,
 ) -> tuple[torch.fx.GraphModule, _ShapeEnv, list[torch.Tensor], dict]:
     """make_fx over fake inputs whose dynamic dims are symbols; also returns the
-    symbol of each (argument, dim), read before tracing can replace it."""
+    symbol of each (argument, dim), read before tracing can replace it. `anchor` is the
+    user's function when `fn` calls it by name (its frames are the source lines)."""
     env = _ShapeEnv()
     mode = FakeTensorMode(shape_env=env, allow_non_fake_inputs=True)
     # No dispatch cache: under symbolic sizes few ops hit it, and each miss pays for
@@ -398,7 +455,7 @@ def _trace(
             else:
                 first[dim.__name__] = size
     if stack_traces:  # make_fx keeps only frames of `forward` methods, and of registered anchors
-        torch.fx.proxy._register_stack_trace_anchor(fn)
+        torch.fx.proxy._register_stack_trace_anchor(anchor or fn)
     dim_names = {sym: dims[i][d].__name__ for (i, d), sym in symbols_at.items()}
     try:
         with _as_compiled(dim_names):

@@ -3,7 +3,9 @@
     compiled = pipeline.compile(fn, example_args, dynamic_shapes)   # native code
     energy, forces = compiled(pos, edge_index)                      # any N and E
     compiled.ir("loops")                                            # any stage's IR
-    compiled.export_library("out/")                                 # .so + .h, no Python
+    pipeline.export_library(compiled, "out/")                       # .so + .h, no Python
+    pipeline.load_library("out/main.so")(pos, edge_index)          # its C ABI, from Python
+    pipeline.write_report(compiled, "report.html")                  # with compile(..., trace=True)
 
 a potential for MD (energy, per-atom energies, forces, virial; ASE and LAMMPS):
 
@@ -33,7 +35,11 @@ _EXPORTS = {
     "compile_potential": "pipeline.potential",
     "Potential": "pipeline.potential",
     "CompiledFunction": "pipeline.compiler",
-    "CallError": "pipeline.compiler",
+    "CallError": "pipeline.signature",
+    "Signature": "pipeline.signature",
+    "export_library": "pipeline.export",
+    "load_library": "pipeline.library",
+    "write_report": "pipeline.report",
     "PassBrokeIR": "pipeline.verify",
     "verify_ir": "pipeline.verify",
 }

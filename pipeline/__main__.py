@@ -136,10 +136,10 @@ def _compile(args: argparse.Namespace) -> int:
             print("error: --emit so needs -o DIR", file=sys.stderr)
             return 1
         from codegen.object_file import LinkError
-        from pipeline.export import ExportError
+        from pipeline.export import ExportError, export_library
 
         try:
-            library = compiled.export_library(args.output, target_cpu=args.target_cpu, name=example.name)
+            library = export_library(compiled, args.output, target_cpu=args.target_cpu, name=example.name)
         except (ExportError, LinkError) as e:
             print(f"error: {e}", file=sys.stderr)
             return 1
@@ -220,8 +220,10 @@ def _report(args: argparse.Namespace) -> int:
         return 1
     inputs = example.make_inputs(n, dtype, 1)
     for _ in range(args.repeat if args.profile else 1):
-        compiled(*inputs.values())
-    path = compiled.report(args.output)
+        compiled(**inputs)
+    from pipeline.report import write_report
+
+    path = write_report(compiled, args.output)
     print(f"// {example.name}: wrote {path} (compiled in {compiled.timings['total_s']:.1f} s, run at N={n})",
           file=sys.stderr)
     return 0

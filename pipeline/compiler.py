@@ -10,7 +10,6 @@ import contextlib
 import ctypes
 import functools
 import gc
-import operator
 import os
 import threading
 import time
@@ -34,9 +33,11 @@ from codegen.llvm_ir import compile_llvm, host_target_machine, translate
 from frontend.capture import Captured, capture
 from frontend.import_fx import UnsupportedOpError, import_graph
 from frontend.reference import TORCH_DTYPES
+from pipeline.compile_trace import CompileTrace, aten_ops, fused_nests, planned_buffers
 from pipeline.parallel_compile import compile_parts, jobs, split
 from pipeline.progress import stage_progress
 from pipeline.registry import all_passes, context
+from pipeline.signature import Argument, CallError, Output, Signature, Size, Weight, size_expression
 from pipeline.verify import LEVELS, VerifyEachPass, verify_after
 
 STAGES: list[tuple[str, list[str]]] = [
@@ -100,10 +101,6 @@ def default_threads() -> int:
     return max(1, min(len(os.sched_getaffinity(0)), torch.get_num_threads()))
 
 
-class CallError(ValueError):
-    """A call's arguments do not fit the compiled signature."""
-
-
 @dataclass(frozen=True)
 class NestProfile:
     """One loop nest of a `profile=True` compile: mean time and work per call."""
@@ -131,35 +128,11 @@ class NestProfile:
 
 
 @dataclass
-class _Arg:
-    name: str
-    dtype: torch.dtype
-    dims: tuple[int | str, ...]
-
-
-@dataclass
-class CompileTrace:
-    """What `compile(..., trace=True)` keeps for the report."""
-
-    passes: list[tuple[str, str, str, float]]
-    """(stage, pass, the module after it, the pass's seconds), in order."""
-    aten_sources: list[str | None]
-    """The user's source line of each aten op (by position: the ids of `te.origin`)."""
-    profile_members: list[list[int]]
-    """With profile=True: the fused-stage nests (k-th te op with an origin) each timed loop computes."""
-
-
-@dataclass
 class CompiledFunction:
     """Native code for a captured forward + grad; call it like the function."""
 
-    name: str
-    args: list[_Arg]
-    symbols: list[tuple[str, int, int | None]]
-    outputs: list[tuple[torch.dtype, tuple[Callable[[dict[str, int]], int], ...]]]
-    weights: list[torch.Tensor]
-    sites: list[str]
-    arenas: list[torch.dtype]
+    signature: Signature
+    """The calling convention: arguments, sizes, outputs, weights, check sites, arenas."""
     jit: JitModule
     stages: dict[str, str]
     timings: dict[str, float] = field(default_factory=dict)
@@ -169,24 +142,29 @@ class CompiledFunction:
     """With `compile(..., profile=True)`: what each timed loop nest computes."""
     profile_dtypes: list[str] = field(default_factory=list)
     """... and the float type of its arithmetic ("f32", "f64", "": none)."""
-    single_output: bool = False
-    """The function returns one tensor: so does a call."""
     trace: CompileTrace | None = None
     """With `compile(..., trace=True)`: what the compile report shows."""
     replay: Callable[[], dict[str, str]] | None = None
     """The texts of the `REPLAYED` stages, computed again (`ir` calls it on first use)."""
 
     def __post_init__(self) -> None:
+        sig = self.signature
         self._native = self.jit.function(self.name)
-        self._arena_sizes = self.jit.function(f"{self.name}_arena_sizes") if self.arenas else None
-        self._weight_ptrs = [w.data_ptr() for w in self.weights]
+        self._arena_sizes = self.jit.function(f"{self.name}_arena_sizes") if sig.arenas else None
+        self._weight_ptrs = [w.tensor.data_ptr() for w in sig.weights]
         self._local = threading.local()  # arenas are per thread: calls may run concurrently
         self._profile = torch.zeros(2 * len(self.profile_nests), dtype=torch.float64)  # seconds, flops
         self._profile_args = [self._profile.data_ptr()] if self.profile_nests else []
         self._calls = 0
         self._last_symbols: list[int] = []
-        self._plan = [(spec.dtype, spec.dims) for spec in self.args]
-        self._symbol_names = [name for name, _, _ in self.symbols]
+        self._plan = [(a.dtype, a.dims) for a in sig.arguments]
+        self._symbol_names = [s.name for s in sig.sizes]
+        self._ranges = [(s.name, s.min, s.max) for s in sig.sizes]
+        self._outputs = list(zip((o.dtype for o in sig.outputs), sig.output_shapes()))
+
+    @property
+    def name(self) -> str:
+        return self.signature.name
 
     def workspace(self, symbols: Sequence[int]) -> list[torch.Tensor]:
         """Arenas that hold a call at these sizes: the last call's when they are large
@@ -200,21 +178,21 @@ class CompiledFunction:
         if cached is not None and all(a.numel() >= n for a, n in zip(cached[1], counts)):
             self._local.arenas = (key, cached[1])
             return cached[1]
-        arenas = [torch.empty(max(n + n // 4, 1), dtype=d) for n, d in zip(counts, self.arenas)]
+        arenas = [torch.empty(max(n + n // 4, 1), dtype=d) for n, d in zip(counts, self.signature.arenas)]
         self._local.arenas = (key, arenas)
         return arenas
 
     def _arena_counts(self, symbols: tuple[int, ...]) -> list[int]:
-        counts = torch.zeros(len(self.arenas), dtype=torch.int64)
+        counts = torch.zeros(len(self.signature.arenas), dtype=torch.int64)
         assert self._arena_sizes is not None
         self._arena_sizes(*symbols, counts.data_ptr())
         return [int(n) for n in counts.tolist()]
 
     def workspace_bytes(self, symbols: Sequence[int]) -> int:
         """Bytes of temporaries one call needs at these sizes (the planned peak)."""
-        if not self.arenas:
+        if not self.signature.arenas:
             return 0
-        return sum(n * d.itemsize for n, d in zip(self._arena_counts(tuple(symbols)), self.arenas))
+        return sum(n * d.itemsize for n, d in zip(self._arena_counts(tuple(symbols)), self.signature.arenas))
 
     def profile(self) -> list[NestProfile]:
         """Each loop nest's mean time and floating-point work per call over the calls
@@ -231,14 +209,6 @@ class CompiledFunction:
         """The size symbols of the last call ({} before the first)."""
         return dict(zip(self._symbol_names, self._last_symbols))
 
-    def report(self, path: str | Path, sizes: dict[str, int] | None = None) -> Path:
-        """Write the compile report, one self-contained HTML file (see `pipeline.report`);
-        needs `compile(..., trace=True)`. `sizes` (default: the last call's) size the
-        memory plan."""
-        from pipeline.report import write_report
-
-        return write_report(self, path, sizes)
-
     def ir(self, stage: str) -> str:
         """The text of a stage: one of `STAGE_NAMES`."""
         lazy = {"ll": "ir_before", "opt.ll": "ir_after", "asm": "assembly"}  # LLVM's texts, on first use
@@ -252,62 +222,35 @@ class CompiledFunction:
             raise KeyError(f"no stage '{stage}'; stages: {', '.join(STAGE_NAMES)}")
         return self.stages[stage]
 
-    def export_library(self, directory: str | Path, *, target_cpu: str | None = None,
-                       name: str | None = None) -> Path:
-        """Write `<name>.so`, `<name>.h` and `<name>.json` (the manifest) into `directory`:
-        a standalone library that needs neither Python nor libtorch. `name` (default:
-        the function's) prefixes every symbol, so several models link into one program."""
-        from pipeline.export import export_library
-
-        return export_library(self, Path(directory), target_cpu=target_cpu, name=name)
-
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Positional or keyword arguments, as the original function takes them; the
         outputs are new tensors (numpy arrays for numpy inputs), never carrying an
         autograd graph."""
         if kwargs:
-            args = self._bind(args, kwargs)
+            args = self.signature.bind(args, kwargs)
         checked = self._sizes_if_well_formed(args)
         numpy_out = False
         if checked is None:  # the careful path: converts numpy arrays, or says what is wrong
             checked = self._checked(args)
             numpy_out = bool(args) and all(isinstance(a, np.ndarray) for a in args)
         sizes, pointers = checked
-        outs = [torch.empty([d(sizes) for d in dims], dtype=dtype) for dtype, dims in self.outputs]
+        outs = [torch.empty(shape(sizes), dtype=dtype) for dtype, shape in self._outputs]
         status = ctypes.c_int32(0)
         symbols = [sizes[name] for name in self._symbol_names]
-        arenas = self.workspace(symbols) if self.arenas else ()
+        arenas = self.workspace(symbols) if self._arena_sizes else ()
         self._last_symbols = symbols
         self._native(*symbols, *pointers, *self._weight_ptrs,
                      *[o.data_ptr() for o in outs], ctypes.addressof(status), self.num_threads,
                      *self._profile_args, *[a.data_ptr() for a in arenas])
         self._calls += 1
         if status.value:
-            site = self.sites[status.value - 1]
+            site = self.signature.sites[status.value - 1]
             if site.startswith("assertion failed"):  # a te.check: torch raises RuntimeError
                 raise RuntimeError(f"{self.name}: {site}")
             raise IndexError(f"{self.name}: {site}: an index is out of range")
         if numpy_out:
             outs = [o.numpy() for o in outs]
-        return outs[0] if self.single_output else tuple(outs)
-
-    def _bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-        """Keyword arguments in their positions."""
-        names = [a.name for a in self.args]
-        if len(args) > len(names):
-            raise CallError(f"{self.name} takes {len(names)} arguments ({', '.join(names)}), got {len(args)}")
-        bound: dict[str, Any] = dict(zip(names, args))
-        for key, value in kwargs.items():
-            if key not in names:
-                raise CallError(f"{self.name} got an unexpected keyword argument '{key}'; "
-                                f"its arguments are {', '.join(names)}")
-            if key in bound:
-                raise CallError(f"{self.name} got argument '{key}' twice (by position and by keyword)")
-            bound[key] = value
-        missing = [n for n in names if n not in bound]
-        if missing:
-            raise CallError(f"{self.name} is missing argument(s) {', '.join(repr(m) for m in missing)}")
-        return tuple(bound[n] for n in names)
+        return outs[0] if self.signature.single_output else tuple(outs)
 
     def _sizes_if_well_formed(self, args: Sequence[Any]) -> tuple[dict[str, int], list[int]] | None:
         """The size symbols and data pointers of a call of plain, contiguous, aligned
@@ -335,7 +278,7 @@ class CompiledFunction:
             if pointer % a.itemsize or not (pointer or not a.numel()):  # misaligned; a ZeroTensor
                 return None
             pointers.append(pointer)
-        for name, lo, hi in self.symbols:
+        for name, lo, hi in self._ranges:
             n = sizes[name]
             if n < lo or (hi is not None and n > hi):
                 return None
@@ -344,15 +287,16 @@ class CompiledFunction:
     def _checked(self, args: Sequence[Any]) -> tuple[dict[str, int], list[int]]:
         """Every check of a call, with a message naming the argument; numpy arrays
         become tensors (zero-copy)."""
-        if len(args) != len(self.args):
-            raise CallError(f"{self.name} takes {len(self.args)} arguments "
-                            f"({', '.join(a.name for a in self.args)}), got {len(args)}")
-        tensors = [_as_tensor(a, spec.name) for a, spec in zip(args, self.args)]
+        specs = self.signature.arguments
+        if len(args) != len(specs):
+            raise CallError(f"{self.name} takes {len(specs)} arguments "
+                            f"({', '.join(self.signature.names)}), got {len(args)}")
+        tensors = [_as_tensor(a, spec.name) for a, spec in zip(args, specs)]
         sizes: dict[str, int] = {}
         where: dict[str, str] = {}
-        for t, spec in zip(tensors, self.args):
+        for t, spec in zip(tensors, specs):
             _check(t, spec, sizes, where)
-        for name, lo, hi in self.symbols:
+        for name, lo, hi in self._ranges:
             n = sizes[name]
             if n < lo or (hi is not None and n > hi):
                 raise CallError(f"{where[name]} is {name} = {n}, outside the range "
@@ -383,7 +327,7 @@ def _as_tensor(a: Any, name: str) -> torch.Tensor:
     return a
 
 
-def _check(t: torch.Tensor, spec: _Arg, sizes: dict[str, int], where: dict[str, str]) -> None:
+def _check(t: torch.Tensor, spec: Argument, sizes: dict[str, int], where: dict[str, str]) -> None:
     if t.device.type != "cpu":
         raise CallError(f"argument '{spec.name}' is on {t.device}; expected cpu")
     if t.layout != torch.strided:
@@ -392,13 +336,13 @@ def _check(t: torch.Tensor, spec: _Arg, sizes: dict[str, int], where: dict[str, 
         raise CallError(f"argument '{spec.name}' has dtype {t.dtype}; expected {spec.dtype}")
     if t.dim() != len(spec.dims):
         raise CallError(f"argument '{spec.name}' has rank {t.dim()}; expected {len(spec.dims)} "
-                        f"(shape {_shape_text(spec.dims)})")
+                        f"(shape {spec.shape_text()})")
     for k, d in enumerate(spec.dims):
         n = t.shape[k]
         if isinstance(d, int):
             if n != d:
                 raise CallError(f"argument '{spec.name}' dim {k} is {n}; expected {d} "
-                                f"(shape {_shape_text(spec.dims)})")
+                                f"(shape {spec.shape_text()})")
         elif d in sizes and sizes[d] != n:
             raise CallError(f"argument '{spec.name}' dim {k} is {d} = {n}, but {where[d]} "
                             f"gave {d} = {sizes[d]}")
@@ -414,10 +358,6 @@ def _check(t: torch.Tensor, spec: _Arg, sizes: dict[str, int], where: dict[str, 
         raise CallError(f"argument '{spec.name}' is a ZeroTensor without storage; pass torch.zeros_like(...)")
     if t.data_ptr() % t.itemsize:
         raise CallError(f"argument '{spec.name}' is not aligned to its {t.itemsize}-byte elements; pass .clone()")
-
-
-def _shape_text(dims: Sequence[int | str]) -> str:
-    return "(" + ", ".join(str(d) for d in dims) + ")"
 
 
 # --------------------------------------------------------------------------- compile
@@ -503,7 +443,7 @@ def compile_captured(
 ) -> CompiledFunction:
     level = _verify_level(verify)
     timings = dict(timings or {})
-    dumps = _Dumps(dump_dir, keep=trace)
+    dumps = _Dumps(dump_dir, trace=CompileTrace() if trace else None)
     progress = progress or (lambda stage: None)
     stages: dict[str, str] = {"fx": captured.graph.code}
     dumps.write("fx.txt", stages["fx"])
@@ -515,22 +455,20 @@ def compile_captured(
     if dumps.on or trace:  # the aten stage's text is the module after its passes
         text = str(module)
         dumps.write("aten.mlir", text)
-        if trace:
-            dumps.kept.append(("aten", "import-fx", text, time.perf_counter() - start))
+        if dumps.trace:
+            dumps.trace.passes.append(("aten", "import-fx", text, time.perf_counter() - start))
     timings["import_s"] = time.perf_counter() - start
 
     if level != "off":
         verify_after("import-fx", module)
     ctx = context()
     available = all_passes()
-    signature: tuple[list[str], list[str], list[torch.dtype]] = ([], [], [])
-    sources: list[str | None] = []
-    members: list[list[int]] = []
+    signature: Signature | None = None
     processes = 1 if dumps.on or trace else jobs()  # a dump of each pass shows the whole module
     jit: JitModule | None = None
     for stage, passes in stage_passes(profile, trace):
-        if trace and stage == "tensorexpr":  # provenance from here on: te.origin, loops.nests
-            sources = _aten_sources(module, imported.source_lines)
+        if dumps.trace and stage == "tensorexpr":  # provenance from here on: te.origin, loops.nests
+            dumps.trace.aten = aten_ops(module, imported.source_lines)
         progress(stage)
         dumps.stage = stage
         start = time.perf_counter()
@@ -561,12 +499,15 @@ def compile_captured(
         if dumps.on or trace:  # else printed on demand (`CompiledFunction.ir`)
             stages[stage] = str(module)
         timings[f"{stage}_s"] = time.perf_counter() - start
+        if dumps.trace and stage == "fused":
+            dumps.trace.nests = fused_nests(module)
         if stage == "loops":
-            signature = _loop_signature(module)
+            signature = _signature(captured, imported.weights, module)
             nests = [a.data for o in module.ops for a in o.attributes.get("loops.profile_nests", ArrayAttr([]))]
             dtypes = [a.data for o in module.ops for a in o.attributes.get("loops.profile_dtypes", ArrayAttr([]))]
-            members = [list(a.get_values()) for o in module.ops
-                       for a in o.attributes.get("loops.profile_members", ArrayAttr([]))]
+            if dumps.trace:
+                dumps.trace.profile_members = [list(a.get_values()) for o in module.ops
+                                               for a in o.attributes.get("loops.profile_members", ArrayAttr([]))]
     if jit is None:  # in one piece
         start = time.perf_counter()
         progress("native")
@@ -580,31 +521,16 @@ def compile_captured(
         timings["native_s"] = time.perf_counter() - start
     timings["total_s"] = sum(timings.values())
 
-    weights, sites, arenas = signature
     return CompiledFunction(
-        name=captured.name,
-        args=[_Arg(a.name, a.dtype, a.dims) for a in captured.args],
-        symbols=[(s.name, s.min, s.max) for s in captured.symbols],
-        outputs=_outputs(captured),
-        weights=[imported.weights[w].detach().contiguous() for w in weights],
-        sites=sites,
-        arenas=arenas,
+        signature=signature,
         jit=jit,
         stages=stages,
         timings=timings,
         profile_nests=nests if profile else [],
         profile_dtypes=dtypes if profile else [],
-        single_output=captured.single_output,
-        trace=CompileTrace(dumps.kept, sources, members) if trace else None,
+        trace=dumps.trace,
         replay=functools.partial(replayed_stages, captured, profile),
     )
-
-
-def _aten_sources(module: ModuleOp, lines: Mapping[Any, str]) -> list[str | None]:
-    """The user's source line of each aten op, by its position in the aten function
-    (the numbering of `te.origin`)."""
-    fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
-    return [lines.get(op) for op in fn.body.block.ops if op.dialect_name() == "aten"]
 
 
 def _verify_level(verify: bool | str | None) -> str:
@@ -616,63 +542,50 @@ def _verify_level(verify: bool | str | None) -> str:
     return level
 
 
-def _loop_signature(module: ModuleOp) -> tuple[list[str], list[str], list[torch.dtype]]:
-    """(weight names in argument order, index-check site messages, arena dtypes)
-    of the loop-level function."""
+def _signature(captured: Captured, weights: Mapping[str, torch.Tensor], module: ModuleOp) -> Signature:
+    """The calling convention, from the capture (arguments, sizes, output shapes) and the
+    loop-level function (weights in argument order, check sites, arenas)."""
     fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
     attrs = fn.arg_attrs.data if fn.arg_attrs else ()
-    weights = [d.data["loops.weight"].data for d in attrs if "loops.weight" in d.data]  # type: ignore[union-attr]
+    used = [d.data["loops.weight"].data for d in attrs if "loops.weight" in d.data]  # type: ignore[union-attr]
     arenas = [
         TORCH_DTYPES[a.type.get_element_type()]  # type: ignore[union-attr]
         for a, d in zip(fn.body.block.args, attrs) if "loops.arena" in d.data
     ]
     sites = fn.attributes.get("te.index_sites")
-    return weights, [a.data for a in sites.data] if isinstance(sites, ArrayAttr) else [], arenas
-
-
-_SIZE_FUNCTIONS = {
-    "FloorDiv": lambda a, b: a // b,
-    "CeilDiv": lambda a, b: -(-a // b),
-    "Mod": lambda a, b: a % b,
-    "PythonMod": lambda a, b: a % b,
-    "Max": max,
-    "Min": min,
-}
-"""torch's sympy functions in output sizes, as Python integer arithmetic."""
-
-
-def _outputs(captured: Captured) -> list[tuple[torch.dtype, tuple[Callable[[dict[str, int]], int], ...]]]:
     out_node = next(n for n in captured.graph.graph.nodes if n.op == "output")
-    names = captured.sympy_names
-    result = []
-    for v in out_node.args[0]:
-        val = v.meta["val"]
-        dims = []
-        for d in val.shape:
-            if isinstance(d, int) or d.node.expr.is_number:
-                dims.append(lambda s, n=int(d): n)
-            elif d.node.expr in names:
-                dims.append(operator.itemgetter(names[d.node.expr]))
-            else:
-                expr = d.node.expr.xreplace({k: sympy.Symbol(n) for k, n in names.items()})
-                f = sympy.lambdify(sorted(expr.free_symbols, key=str), expr, [_SIZE_FUNCTIONS, "math"])
-                keys = [str(x) for x in sorted(expr.free_symbols, key=str)]
-                dims.append(lambda s, f=f, keys=keys: int(f(*(s[k] for k in keys))))
-        result.append((val.dtype, tuple(dims)))
-    return result
+    outputs = [Output(k, v.meta["val"].dtype,
+                      tuple(size_expression(_expr(d), captured.sympy_names) for d in v.meta["val"].shape))
+               for k, v in enumerate(out_node.args[0])]
+    where = {s.name: tuple((a.name, k) for a in captured.args for k, d in enumerate(a.dims) if d == s.name)
+             for s in captured.symbols}
+    return Signature(
+        name=captured.name,
+        arguments=tuple(Argument(a.name, k, a.dtype, a.dims) for k, a in enumerate(captured.args)),
+        sizes=tuple(Size(s.name, s.min, s.max, where[s.name]) for s in captured.symbols),
+        outputs=tuple(outputs),
+        weights=tuple(Weight(w, weights[w].detach().contiguous()) for w in used),
+        sites=tuple(a.data for a in sites.data) if isinstance(sites, ArrayAttr) else (),  # type: ignore[union-attr]
+        arenas=tuple(arenas),
+        single_output=captured.single_output,
+    )
+
+
+def _expr(d: int | torch.SymInt) -> sympy.Expr:
+    return d.node.expr if isinstance(d, torch.SymInt) else sympy.Integer(d)
 
 
 class _Dumps:
-    """Numbered files, one per stage and per pass: 00-fx.txt, 01-aten.mlir, ...; with
-    `keep`, also (stage, pass, IR after it) in memory for the report."""
+    """Numbered files, one per stage and per pass: 00-fx.txt, 01-aten.mlir, ...; with a
+    `trace`, also (stage, pass, IR after it) in memory, and the memory plan as
+    plan-memory finds it, for the report."""
 
-    def __init__(self, directory: str | Path | None, keep: bool = False):
+    def __init__(self, directory: str | Path | None, trace: CompileTrace | None = None):
         self.dir = Path(directory) if directory else None
         self.on = self.dir is not None
         self.count = 0
-        self.keep = keep
+        self.trace = trace
         self.stage = ""
-        self.kept: list[tuple[str, str, str, float]] = []
         self.since = time.perf_counter()  # the end of the last callback: the next pass starts
         if self.dir:
             self.dir.mkdir(parents=True, exist_ok=True)
@@ -686,9 +599,11 @@ class _Dumps:
 
     def callback(self, previous: Any, module: ModuleOp, following: Any) -> None:
         seconds = time.perf_counter() - self.since
-        if previous is not None and (self.dir or self.keep):
+        if previous is not None and (self.dir or self.trace):
             text = str(module)
             self.write(f"{previous.name}.mlir", text)
-            if self.keep:
-                self.kept.append((self.stage, previous.name, text, seconds))
+            if self.trace:
+                self.trace.passes.append((self.stage, previous.name, text, seconds))
+        if self.trace and following is not None and following.name == "plan-memory":
+            self.trace.buffers = planned_buffers(module)
         self.since = time.perf_counter()

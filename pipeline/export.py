@@ -22,6 +22,7 @@ and gcc compiles it against the header it includes, so header and library cannot
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -39,10 +40,10 @@ import torch
 
 from codegen.llvm_ir import compile_llvm, host_target_machine
 from codegen.object_file import LinkError, c_compiler, link_shared_library
+from pipeline.signature import Size, Weight, symbol
 
 if TYPE_CHECKING:
     from pipeline.compiler import CompiledFunction
-    from pipeline.potential import PotentialInfo
 
 POTENTIAL_HEADER = Path(__file__).with_name("pipeline_potential.h")
 
@@ -81,21 +82,11 @@ _C_KEYWORDS = set(
 
 
 @dataclass(frozen=True)
-class _Size:
-    name: str
-    min: int
-    max: int | None
-    where: list[tuple[str, int]]  # (argument, dim) where the symbol is a dim
-
-    def where_text(self) -> str:
-        return ", ".join(f"{a} dim {d}" for a, d in self.where)
-
-
-@dataclass(frozen=True)
 class _Tensor:
     name: str  # the C parameter name
     dtype: torch.dtype
     dims: tuple[int | sympy.Expr, ...]
+    argument: str = ""  # the function's name of an input
 
     @property
     def ctype(self) -> str:
@@ -115,12 +106,12 @@ class _Signature:
 
     lib: str
     function: str
-    sizes: list[_Size]
-    inputs: list[_Tensor]
+    sizes: tuple[Size, ...]
+    inputs: list[_Tensor]  # in the compiled order, with C parameter names
     outputs: list[_Tensor]
-    weights: list[tuple[str, torch.Tensor]]
-    sites: list[str]
-    arenas: list[torch.dtype]  # the kernel's workspace: one buffer per element type
+    weights: tuple[Weight, ...]
+    sites: tuple[str, ...]
+    arenas: tuple[torch.dtype, ...]  # the kernel's workspace: one buffer per element type
 
     @property
     def kernel(self) -> str:
@@ -133,6 +124,16 @@ class _Signature:
     @property
     def output_dims(self) -> int:
         return sum(len(t.dims) for t in self.outputs)
+
+
+@dataclass(frozen=True)
+class PotentialInfo:
+    """What an engine must know of a potential besides its function: written into the
+    exported library (`pipeline_potential()`) and its manifest."""
+
+    cutoff: float
+    layers: int
+    species: tuple[str, ...]
 
 
 # --------------------------------------------------------------------------- entry point
@@ -181,6 +182,9 @@ def export_library(
             extra_flags=["-Wl,-z,defs", f"-Wl,-soname,{lib}.so", "-Wl,--exclude-libs,ALL"],
         )
     manifest = manifest_data(sig, cpu, features, _object_passes(cpu, target_cpu is None))
+    data = library.read_bytes()  # what a loader checks before dlopen: a truncated or damaged copy
+    manifest["library_bytes"] = len(data)
+    manifest["library_sha256"] = hashlib.sha256(data).hexdigest()
     if potential is not None:
         manifest["potential"] = {"entry": "pipeline_potential", "header": POTENTIAL_HEADER.name,
                                  "cutoff": potential.cutoff, "layers": potential.layers,
@@ -209,6 +213,7 @@ def kernel_object(compiled: CompiledFunction, lib: str, target_cpu: str | None =
         optimized = compile_llvm(compiled.ir("opt.ll"), speed_level=0, target_machine=tm)
     else:
         optimized = compile_llvm(compiled.ir("ll"), target_machine=tm)
+    _check_kernel(optimized.ref, compiled)
     for fn in optimized.ref.functions:
         if not fn.is_declaration:
             rest = fn.name.removeprefix(compiled.name)
@@ -244,42 +249,31 @@ def _compile_c(source: Path, output: Path, *, include: Path) -> None:
 
 
 def _signature(compiled: CompiledFunction, lib: str) -> _Signature:
+    """The compile's signature record in C terms: C names, C types, sympy dims."""
+    record = compiled.signature
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", lib) or lib in _C_KEYWORDS:
         raise ExportError(f"library name '{lib}' is not a C identifier")
-    symbols = [s[0] for s in compiled.symbols]
-    for s in symbols:
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", s):
-            raise ExportError(f"size symbol '{s}' is not an ASCII identifier")
-    where: dict[str, list[tuple[str, int]]] = {s: [] for s in symbols}
-    for a in compiled.args:
-        for k, d in enumerate(a.dims):
-            if isinstance(d, str):
-                where[d].append((a.name, k))
-    sizes = [_Size(n, max(0, lo), hi, where[n]) for n, lo, hi in compiled.symbols]
-
-    taken = {"sizes", "message", "message_size", "status", *symbols}
+    if compiled.profile_nests:
+        raise ExportError(f"{record.name} was compiled with profile=True (its kernel times each loop nest); "
+                          "export a compile without it")
+    for s in record.sizes:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", s.name):
+            raise ExportError(f"size symbol '{s.name}' is not an ASCII identifier")
+    taken = {"sizes", "message", "message_size", "status", *(s.name for s in record.sizes)}
     inputs = []
-    for a in compiled.args:
+    for a in record.arguments:
         _c_type(a.dtype, f"argument '{a.name}'")
-        dims = tuple(_symbol(d) if isinstance(d, str) else d for d in a.dims)
-        inputs.append(_Tensor(_c_name(a.name, taken), a.dtype, dims))
+        dims = tuple(symbol(d) if isinstance(d, str) else d for d in a.dims)
+        inputs.append(_Tensor(_c_name(a.name, taken), a.dtype, dims, a.name))
     outputs = []
-    for k, (dtype, dims) in enumerate(zip((o[0] for o in compiled.outputs), _output_dims(compiled))):
-        _c_type(dtype, f"output {k}")
-        outputs.append(_Tensor(_c_name(f"out{k}", taken), dtype, dims))
-    for w in compiled.weights:
-        _c_type(w.dtype, "a weight")
-    arenas = list(getattr(compiled, "arenas", []))
-    for dtype in arenas:
+    for o in record.outputs:
+        _c_type(o.dtype, f"output {o.position}")
+        outputs.append(_Tensor(_c_name(f"out{o.position}", taken), o.dtype, o.dims))
+    for w in record.weights:
+        _c_type(w.tensor.dtype, f"weight '{w.name}'")
+    for dtype in record.arenas:
         _c_type(dtype, "a workspace arena")
-    weight_names = _check_kernel(compiled, len(sizes), len(inputs), len(compiled.weights), len(outputs),
-                                 len(arenas))
-    return _Signature(lib, compiled.name, sizes, inputs, outputs,
-                      list(zip(weight_names, compiled.weights)), list(compiled.sites), arenas)
-
-
-def _symbol(name: str) -> sympy.Symbol:
-    return sympy.Symbol(name, integer=True, nonnegative=True)
+    return _Signature(lib, record.name, record.sizes, inputs, outputs, record.weights, record.sites, record.arenas)
 
 
 def _c_type(dtype: torch.dtype, what: str) -> str:
@@ -299,58 +293,20 @@ def _c_name(name: str, taken: set[str]) -> str:
     return name
 
 
-def _loop_function(compiled: CompiledFunction) -> Any:
-    from xdsl.dialects import func
-    from xdsl.parser import Parser
-
-    from pipeline.registry import context
-
-    module = Parser(context(), compiled.ir("loops")).parse_module()
-    return next(op for op in module.ops if isinstance(op, func.FuncOp))
-
-
-def _output_dims(compiled: CompiledFunction) -> list[tuple[int | sympy.Expr, ...]]:
-    """The symbolic output shapes (`te.dims` of the loop level's output arguments)."""
-    from xdsl.dialects.builtin import IntegerAttr, StringAttr
-
-    fn = _loop_function(compiled)
-    names = {s[0]: _symbol(s[0]) for s in compiled.symbols}
-    found: dict[int, tuple[int | sympy.Expr, ...]] = {}
-    for attrs in fn.arg_attrs.data if fn.arg_attrs else ():
-        if "loops.output" not in attrs.data:
-            continue
-        dims: list[int | sympy.Expr] = []
-        for d in attrs.data["te.dims"].data:
-            if isinstance(d, IntegerAttr):
-                dims.append(d.value.data)
-            elif isinstance(d, StringAttr):
-                # parse_expr with local symbols: plain sympify reads "N" as sympy.N, "E" as e
-                dims.append(sympy.parse_expr(d.data, local_dict=names))
-        found[attrs.data["loops.output"].value.data] = tuple(dims)
-    if sorted(found) != list(range(len(compiled.outputs))):
-        raise ExportError(f"the loop level of {compiled.name} has outputs {sorted(found)}, "
-                          f"expected {len(compiled.outputs)}")
-    return [found[k] for k in range(len(compiled.outputs))]
-
-
-def _check_kernel(compiled: CompiledFunction, sizes: int, inputs: int, weights: int, outputs: int,
-                  arenas: int) -> list[str]:
-    """Check the kernel's LLVM signature (sizes, inputs, weights, outputs, status, threads, arenas;
-    and `@<name>_arena_sizes(sizes, counts)` if it has arenas) and return the weights'
-    names, read off its arguments (`w_<name>`)."""
-    module = llvm.parse_assembly(compiled.ir("ll"))
-    expected = {compiled.name: ["i64"] * sizes + ["ptr"] * (inputs + weights + outputs + 1) + ["i64"]
-                + ["ptr"] * arenas}
-    if arenas:
-        expected[f"{compiled.name}_arena_sizes"] = ["i64"] * sizes + ["ptr"]
+def _check_kernel(module: llvm.ModuleRef, compiled: CompiledFunction) -> None:
+    """The kernel's LLVM parameters must be those of the signature record (sizes,
+    inputs, weights, outputs, status, threads, arenas; `@<name>_arena_sizes(sizes,
+    counts)` with arenas): the ABI layer calls it so."""
+    record = compiled.signature
+    expected = {record.name: [t for _, t in record.kernel_parameters()]}
+    if record.arenas:
+        expected[f"{record.name}_arena_sizes"] = ["i64"] * len(record.sizes) + ["ptr"]
     for name, want in expected.items():
         fn = next((f for f in module.functions if f.name == name and not f.is_declaration), None)
         types = [str(a.type) for a in fn.arguments] if fn else None
         if types != want:
             raise ExportError(f"@{name} takes ({', '.join(types or ['not defined'])}); the ABI layer "
                               f"expects ({', '.join(want)}): sizes, inputs, weights, outputs, status, threads, arenas")
-    args = list(module.get_function(compiled.name).arguments)
-    return [a.name.removeprefix("w_") or f"weight{k}" for k, a in enumerate(args[sizes + inputs:][:weights])]
 
 
 # --------------------------------------------------------------------------- the header
@@ -358,10 +314,6 @@ def _check_kernel(compiled: CompiledFunction, sizes: int, inputs: int, weights: 
 
 def _comment(text: str) -> str:
     return text.replace("*/", "* /")
-
-
-def _range(s: _Size) -> str:
-    return f"[{s.min}, {s.max if s.max is not None else 'inf'}]"
 
 
 def _output_shapes_prototype(sig: _Signature) -> str:
@@ -425,7 +377,7 @@ def header_text(sig: _Signature, cpu: str, entry: _PotentialEntry | None = None)
     lines += ["};", "#endif", "", "/* Size symbols: their order in `sizes`, their ranges, where they come from. */",
               f"#define {lib}_num_sizes {len(sig.sizes)}"]
     for k, s in enumerate(sig.sizes):
-        lines.append(f"#define {lib}_size_{s.name} {k}  /* {s.name} in {_range(s)}: {s.where_text()} */")
+        lines.append(f"#define {lib}_size_{s.name} {k}  /* {s.name} in {s.range_text()}: {s.where_text()} */")
     lines += [
         f"#define {lib}_num_inputs {len(sig.inputs)}",
         f"#define {lib}_num_outputs {len(sig.outputs)}",
@@ -506,7 +458,7 @@ def _c_literal(value: float | int | bool, dtype: torch.dtype) -> str:
 
 
 def _weight_array(sig: _Signature, k: int) -> str:
-    name, w = sig.weights[k]
+    name, w = sig.weights[k].name, sig.weights[k].tensor
     values = w.detach().contiguous().reshape(-1).tolist() or [0]
     ctype = _C_TYPES[w.dtype][0]
     rows = [", ".join(_c_literal(v, w.dtype) for v in values[i:i + 6]) for i in range(0, len(values), 6)]
@@ -516,12 +468,41 @@ def _weight_array(sig: _Signature, k: int) -> str:
 
 
 def _c_dim(d: int | sympy.Expr, sig: _Signature) -> str:
-    """A dim as C: a constant, or its sympy expression over `sizes[k]`."""
+    """A dim as C integer arithmetic over `sizes[k]`: a constant, or the symbolic
+    expression of the signature record (sizes are >= 0, so C's `/` and `%` are
+    floor division and modulo)."""
     if isinstance(d, int):
         return f"INT64_C({d})"
     index = {s.name: k for k, s in enumerate(sig.sizes)}
-    local = d.xreplace({sym: sympy.Symbol(f"sizes[{index[str(sym)]}]") for sym in d.free_symbols})
-    return f"(int64_t)({sympy.ccode(local)})"
+    return f"(int64_t)({_c_expr(d, index)})"
+
+
+def _c_expr(e: sympy.Basic, index: dict[str, int]) -> str:
+    name = type(e).__name__
+    args = [_c_expr(a, index) for a in e.args]
+    if isinstance(e, sympy.Symbol):
+        return f"sizes[{index[e.name]}]"
+    if isinstance(e, sympy.Integer):
+        return f"INT64_C({int(e)})"
+    if isinstance(e, sympy.Add):
+        return "(" + " + ".join(args) + ")"
+    if isinstance(e, sympy.Mul):
+        return "(" + " * ".join(args) + ")"
+    if isinstance(e, sympy.Pow) and isinstance(e.exp, sympy.Integer) and int(e.exp) > 0:
+        return "(" + " * ".join([args[0]] * int(e.exp)) + ")"
+    if name == "FloorDiv":
+        return f"({args[0]} / {args[1]})"
+    if name == "CeilDiv":
+        return f"(({args[0]} + {args[1]} - 1) / {args[1]})"
+    if name in ("Mod", "PythonMod"):
+        return f"({args[0]} % {args[1]})"
+    if name in ("Max", "Min"):
+        op = ">" if name == "Max" else "<"
+        out = args[0]
+        for a in args[1:]:
+            out = f"({out} {op} {a} ? {out} : {a})"
+        return out
+    raise ExportError(f"the size expression {e} has no C form here ({name})")
 
 
 def _wrap(items: list[str], indent: str) -> str:
@@ -600,7 +581,7 @@ def wrapper_source(sig: _Signature) -> str:
         ]
     out += [
         "",
-        f"/* Weights, in the kernel's argument order ({sum(w.numel() for _, w in sig.weights)} elements). */",
+        f"/* Weights, in the kernel's argument order ({sum(w.tensor.numel() for w in sig.weights)} elements). */",
     ]
     out += [_weight_array(sig, k) for k in range(len(sig.weights))]
     out += ["", "/* Check sites (index ranges, assertions), by the status number the kernel writes (1-based). */",
@@ -643,7 +624,7 @@ def wrapper_source(sig: _Signature) -> str:
     for k, s in enumerate(sig.sizes):
         test = f"sizes[{k}] < {s.min}" + (f" || sizes[{k}] > {s.max}" if s.max is not None else "")
         where = ", ".join(f"argument '{a}' dim {d}" for a, d in s.where)
-        msg = (f"%s: size {s.name} = %\" PRId64 \" ({where}) is outside the range {_range(s)} "
+        msg = (f"%s: size {s.name} = %\" PRId64 \" ({where}) is outside the range {s.range_text()} "
                "it was compiled for")
         out += [f"  if ({test})",
                 f"    return report(message, message_size, PIPELINE_ERROR_SIZE, \"{msg}\", fn, sizes[{k}]);"]
@@ -766,7 +747,10 @@ class _PotentialEntry:
 
     def source(self) -> str:
         sig, info = self.sig, self.info
-        real = sig.inputs[1].ctype
+        real = next(t.ctype for t in sig.inputs if t.name == "positions")
+        cast = {"species": "species", "positions": f"({real} const *)positions", "edge_index": "edge_index",
+                "shifts": f"({real} const *)shifts", "n_local": "&n_local"}
+        arguments = ", ".join(cast[t.argument] for t in sig.inputs)  # in the compiled order, by name
         species = ", ".join(_c_string(s) for s in info.species)
         n_sizes = len(sig.sizes)
         return "\n".join([
@@ -786,7 +770,7 @@ class _PotentialEntry:
             f"  sizes[{self.atoms}] = n_atoms;",
             f"  sizes[{self.edges}] = n_edges;",
             f"  return {sig.lib}_run_with_workspace(",
-            f"      sizes, species, ({real} const *)positions, edge_index, ({real} const *)shifts, &n_local,",
+            f"      sizes, {arguments},",
             f"      ({real} *)energy, ({real} *)energies, ({real} *)forces, ({real} *)virial, workspace,",
             "      workspace_bytes, message, message_size);",
             "}",
@@ -817,16 +801,18 @@ class _PotentialEntry:
 
 
 def _potential_entry(sig: _Signature, info: PotentialInfo) -> _PotentialEntry:
-    """Check that the compiled function has the potential's signature, N and E as its only sizes."""
-    real = sig.inputs[1].dtype if len(sig.inputs) > 1 else None
-    want = [("species", torch.int64, 1), ("positions", real, 2), ("edge_index", torch.int64, 2),
-            ("shifts", real, 2), ("n_local", torch.int64, 0)]
-    have = [(t.name, t.dtype, len(t.dims)) for t in sig.inputs]
+    """Check that the compiled function has the potential's arguments (by name, in any
+    order) and outputs, with N and E as its only sizes."""
+    inputs = {t.argument: t for t in sig.inputs}
+    real = inputs["positions"].dtype if "positions" in inputs else None
+    want = {"species": (torch.int64, 1), "positions": (real, 2), "edge_index": (torch.int64, 2),
+            "shifts": (real, 2), "n_local": (torch.int64, 0)}
+    have = {t.argument: (t.dtype, len(t.dims)) for t in sig.inputs}
     outputs = [(t.dtype, len(t.dims)) for t in sig.outputs]
     if real not in (torch.float32, torch.float64) or have != want or outputs != [(real, 0), (real, 1), (real, 2), (real, 2)]:
         raise ExportError(f"{sig.function} is not a potential: it takes "
-                          f"{[(n, str(d), r) for n, d, r in have]} and returns {[(str(d), r) for d, r in outputs]}; "
-                          "compile it with pipeline.compile_potential")
+                          f"{[(n, str(d), r) for n, (d, r) in have.items()]} and returns "
+                          f"{[(str(d), r) for d, r in outputs]}; compile it with pipeline.compile_potential")
     where = {(a, d): k for k, s in enumerate(sig.sizes) for a, d in s.where}
     atoms, edges = where.get(("positions", 0)), where.get(("edge_index", 1))
     if atoms is None or edges is None or len(sig.sizes) != 2 or atoms == edges:
@@ -834,8 +820,8 @@ def _potential_entry(sig: _Signature, info: PotentialInfo) -> _PotentialEntry:
                           f"{', '.join(f'{s.name} at {s.where_text()}' for s in sig.sizes) or 'none'}); "
                           "a potential must take any N and E")
     if sig.sizes[atoms].min > 1 or sig.sizes[edges].min > 0 or sig.sizes[atoms].max or sig.sizes[edges].max:
-        raise ExportError(f"{sig.function}: the capture restricted N to {_range(sig.sizes[atoms])} and E to "
-                          f"{_range(sig.sizes[edges])}; a potential must take any N >= 1 and E >= 0")
+        raise ExportError(f"{sig.function}: the capture restricted N to {sig.sizes[atoms].range_text()} and E to "
+                          f"{sig.sizes[edges].range_text()}; a potential must take any N >= 1 and E >= 0")
     for name in info.species:
         if not name or any(not 32 < ord(c) < 127 for c in name):
             raise ExportError(f"species name {name!r} must be printable ASCII without spaces")
@@ -881,13 +867,13 @@ def manifest_data(sig: _Signature, cpu: str, features: str, object_passes: list[
         "sizes": [{"name": s.name, "index": k, "min": s.min, "max": s.max,
                    "dims": [{"argument": a, "dim": d} for a, d in s.where]}
                   for k, s in enumerate(sig.sizes)],
-        "inputs": [{"name": t.name, "dtype": str(t.dtype).removeprefix("torch."), "c_type": t.ctype,
-                    "dims": [_dim_json(d) for d in t.dims]} for t in sig.inputs],
+        "inputs": [{"name": t.argument, "c_name": t.name, "dtype": str(t.dtype).removeprefix("torch."),
+                    "c_type": t.ctype, "dims": [_dim_json(d) for d in t.dims]} for t in sig.inputs],
         "outputs": [{"name": t.name, "dtype": str(t.dtype).removeprefix("torch."), "c_type": t.ctype,
                      "dims": [_dim_json(d) for d in t.dims]} for t in sig.outputs],
-        "weights": [{"name": n, "dtype": str(w.dtype).removeprefix("torch."), "shape": list(w.shape)}
-                    for n, w in sig.weights],
-        "index_sites": sig.sites,
+        "weights": [{"name": w.name, "dtype": str(w.tensor.dtype).removeprefix("torch."),
+                     "shape": list(w.tensor.shape)} for w in sig.weights],
+        "index_sites": list(sig.sites),
         "target": {"triple": llvm.get_process_triple(), "cpu": cpu, "features": features},
         "compiler": {"name": "pipeline", "version": _version(),
                      "llvm": ".".join(str(v) for v in llvm.llvm_version_info)},

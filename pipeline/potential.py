@@ -23,7 +23,6 @@ the cutoff, the layers and the species names without a model-specific header.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -31,6 +30,7 @@ import torch
 from torch import Tensor
 
 from pipeline.compiler import CallError, CompiledFunction, compile
+from pipeline.export import PotentialInfo, export_library
 
 ARGUMENTS = ("species", "positions", "edge_index", "shifts", "n_local")
 HEADER = Path(__file__).with_name("pipeline_potential.h")
@@ -42,15 +42,6 @@ class PotentialResult(NamedTuple):
     energies: Tensor  # (N,)
     forces: Tensor  # (N, 3) = -d energy / d positions
     virial: Tensor  # (3, 3) = -d energy / d strain, symmetric; stress = -virial / volume
-
-
-@dataclass(frozen=True)
-class PotentialInfo:
-    """What an engine must know besides the function: written into the exported library."""
-
-    cutoff: float
-    layers: int
-    species: tuple[str, ...]
 
 
 def energy_forces_virial(model: Callable[..., Tensor]) -> Callable[..., tuple[Tensor, ...]]:
@@ -78,7 +69,7 @@ class Potential:
     def __init__(self, compiled: CompiledFunction, info: PotentialInfo) -> None:
         self.compiled = compiled
         self.info = info
-        self.dtype: torch.dtype = compiled.args[1].dtype
+        self.dtype: torch.dtype = next(a.dtype for a in compiled.signature.arguments if a.name == "positions")
 
     @property
     def cutoff(self) -> float:
@@ -101,15 +92,14 @@ class Potential:
         if not 0 <= n_local <= n:
             raise CallError(f"{self.compiled.name}: n_local = {n_local} is outside [0, {n}] "
                             f"(the number of atoms in 'positions')")
-        out = self.compiled(species, positions, edge_index, shifts, torch.tensor(n_local))
+        out = self.compiled(species=species, positions=positions, edge_index=edge_index, shifts=shifts,
+                            n_local=torch.tensor(n_local))
         return PotentialResult(*out)
 
     def export(self, directory: str | Path, *, name: str | None = None,
                target_cpu: str | None = None) -> Path:
         """Write `<name>.so`, `<name>.h`, `<name>.json` and `pipeline_potential.h` into
         `directory`; the library exports `pipeline_potential()` besides `<name>_run`."""
-        from pipeline.export import export_library
-
         return export_library(self.compiled, Path(directory), target_cpu=target_cpu, name=name,
                               potential=self.info)
 
@@ -154,11 +144,20 @@ def compile_potential(
     n, e = torch.export.Dim("N", min=1), torch.export.Dim("E", min=0)
     dynamic = {"species": {0: n}, "positions": {0: n}, "edge_index": {1: e}, "shifts": {0: e},
                "n_local": None}
-    fn = energy_forces_virial(model) if differentiate else model
-    if differentiate:
-        fn.__name__ = getattr(model, "__name__", type(model).__name__.lower())
+    fn = energy_forces_virial(model) if differentiate else _positional(model)
+    fn.__name__ = getattr(model, "__name__", type(model).__name__.lower())
     compiled = compile(fn, {k: args[k] for k in ARGUMENTS}, dynamic, **options)
     return Potential(compiled, PotentialInfo(float(cutoff), int(layers), tuple(species)))
+
+
+def _positional(model: Callable[..., tuple[Tensor, ...]]) -> Callable[..., tuple[Tensor, ...]]:
+    """`model` called by position, as the protocol says, whatever its parameters are named."""
+
+    def potential(species: Tensor, positions: Tensor, edge_index: Tensor, shifts: Tensor,
+                  n_local: Tensor) -> tuple[Tensor, ...]:
+        return model(species, positions, edge_index, shifts, n_local)
+
+    return potential
 
 
 __all__ = ["Potential", "PotentialInfo", "PotentialResult", "compile_potential", "energy_forces_virial"]

@@ -2,7 +2,7 @@
 
     compiled = pipeline.compile(fn, args, shapes, trace=True, profile=True)
     compiled(*args)
-    compiled.report("report.html")
+    pipeline.write_report(compiled, "report.html")
 
 Stages with their compile time and size, the IR of each (highlighted) and each pass as
 a diff; the fusion picture (the aten graph, each op colored by the loop nest it ended

@@ -115,7 +115,7 @@ def test_library_is_standalone(build, name: str) -> None:
     cf = compiled(name, False, torch.float32)[2]
     assert manifest["name"] == name and manifest["library"] == f"{name}.so"
     assert [(a["name"], a["dtype"], a["dims"]) for a in manifest["inputs"]] == [
-        (a.name, str(a.dtype)[6:], list(a.dims)) for a in cf.args]
+        (a.name, str(a.dtype)[6:], list(a.dims)) for a in cf.signature.arguments]
     assert [o["dims"] for o in manifest["outputs"]] == [[], ["N", 3]]
     assert [(s["name"], s["index"], s["min"]) for s in manifest["sizes"]] == [("N", 0, 1), ("E", 1, 0)]
     assert manifest["compiler"]["version"] and manifest["target"]["cpu"]
@@ -129,7 +129,7 @@ def test_valgrind_clean(tmp_path: Path) -> None:
     if shutil.which("valgrind") is None:
         pytest.skip("valgrind is not installed")
     fn, _, native = compiled("schnet", False, torch.float32)
-    library = native.export_library(tmp_path, target_cpu="x86-64-v3")
+    library = export_library(native, tmp_path, target_cpu="x86-64-v3")
     assert library == tmp_path / "energy_forces.so"
     assert json.loads((tmp_path / "energy_forces.json").read_text())["target"]["cpu"] == "x86-64-v3"
     c, _ = programs(tmp_path, "energy_forces")

@@ -24,6 +24,7 @@ from xdsl.utils.exceptions import DiagnosticException
 import pipeline.parallel_compile as parallel_compile
 from codegen.forked import Forked, WorkerError
 from codegen.split_module import EXPORTED, plan, restrict
+from pipeline.export import export_library
 from pipeline.compiler import REPLAYED, compile
 from pipeline.registry import context
 from xdsl.parser import Parser
@@ -82,7 +83,7 @@ def test_stage_texts_are_one_module() -> None:
 
 def test_library(tmp_path: Path) -> None:
     dtype = torch.float64
-    library = compiled(dtype, PARTS).export_library(tmp_path, name=NAME)
+    library = export_library(compiled(dtype, PARTS), tmp_path, name=NAME)
     c, _ = programs(tmp_path, NAME)
     for n in (1, 9, 150):
         system = tmp_path / f"system{n}.txt"
