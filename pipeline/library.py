@@ -6,8 +6,9 @@ from Python through its C ABI, as a C program would: no JIT, no compile.
 
 The manifest beside the library is the record of its calling convention (argument
 names, dtypes and dims, size symbols, outputs). Before `dlopen`, the file's size and
-SHA-256 are checked against it: a truncated or damaged copy is refused with an error
-naming the file, never loaded (mapping it could crash the process).
+SHA-256 are checked against it, and its target against this CPU: a truncated or
+damaged copy, or one compiled for features this CPU lacks, is refused with an error
+naming the file, never loaded (mapping or running it could crash the process).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import llvmlite.binding as llvm
 import torch
 
 from pipeline.signature import CallError
@@ -56,7 +58,22 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
                            "(truncated, or not the library the manifest describes)")
     if hashlib.sha256(data).hexdigest() != manifest["library_sha256"]:
         raise LibraryError(f"{path}: its SHA-256 differs from the manifest's (damaged or replaced)")
+    _check_target(path, manifest.get("target", {}))
     return manifest
+
+
+def _check_target(path: Path, target: dict[str, Any]) -> None:
+    """A library compiled for another machine would stop the process at its first
+    instruction this CPU lacks (SIGILL): refuse it, naming what is missing."""
+    triple = llvm.get_process_triple()
+    if target.get("triple") and target["triple"].split("-")[0] != triple.split("-")[0]:
+        raise LibraryError(f"{path} was compiled for {target['triple']}; this machine is {triple}")
+    want = {f[1:] for f in target.get("features", "").split(",") if f.startswith("+")}
+    have = {f[1:] for f in llvm.get_host_cpu_features().flatten().split(",") if f.startswith("+")}
+    if want - have:
+        raise LibraryError(f"{path} was compiled for {target.get('cpu')}, whose features this CPU "
+                           f"({llvm.get_host_cpu_name()}) lacks: {', '.join(sorted(want - have))}; export it "
+                           "again here, or with target_cpu= a CPU both have (e.g. x86-64-v3)")
 
 
 class Library:
@@ -85,9 +102,14 @@ class Library:
                 got = f"{t.dtype} {tuple(t.shape)} on {t.device}" if isinstance(t, torch.Tensor) else type(t).__name__
                 raise CallError(f"{self.name}: argument '{name}' must be a cpu {dtype} tensor of dims {dims}; "
                                 f"got {got}")
-            for d, n in zip(dims, t.shape):
-                if isinstance(d, str):
-                    sizes.setdefault(d, int(n))  # the library checks the rest, and names what disagrees
+            for k, (d, n) in enumerate(zip(dims, t.shape)):  # the C ABI sees sizes, not shapes
+                if isinstance(d, int) and n != d:
+                    raise CallError(f"{self.name}: argument '{name}' dim {k} is {n}; expected {d}")
+                if isinstance(d, str) and sizes.setdefault(d, int(n)) != n:
+                    raise CallError(f"{self.name}: argument '{name}' dim {k} is {d} = {n}, but an earlier "
+                                    f"argument gave {d} = {sizes[d]}")
+                if not isinstance(d, (int, str)):
+                    raise CallError(f"{self.name}: argument '{name}' has dim {k} = {d}, which a call cannot check")
         c_sizes = (ctypes.c_int64 * max(1, len(self.sizes)))(*(sizes.get(s, 0) for s in self.sizes))
         rank = sum(r for _, r in self.outputs)
         shapes = (ctypes.c_int64 * max(1, rank))()
