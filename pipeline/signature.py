@@ -91,6 +91,18 @@ class Signature:
     single_output: bool = False
     """The function returns one tensor, not a tuple."""
 
+    def __str__(self) -> str:
+        def dtype(d: torch.dtype) -> str:
+            return str(d).removeprefix("torch.")
+
+        args = ", ".join(f"{a.name}: {dtype(a.dtype)}[{', '.join(map(str, a.dims))}]" for a in self.arguments)
+        outs = ", ".join(f"{dtype(o.dtype)}[{', '.join(map(str, o.dims))}]" for o in self.outputs)
+        lines = [f"{self.name}({args}) -> {outs if self.single_output else f'({outs})'}"]
+        lines += [f"  {s.name} in {s.range_text()}: {s.where_text()}" for s in self.sizes]
+        lines.append(f"  {len(self.weights)} weights ({sum(w.tensor.numel() for w in self.weights)} elements), "
+                     f"{len(self.sites)} checks, arenas: {', '.join(dtype(d) for d in self.arenas) or 'none'}")
+        return "\n".join(lines)
+
     @property
     def names(self) -> list[str]:
         return [a.name for a in self.arguments]
