@@ -27,7 +27,7 @@ from pipeline.signature import symbol
 from transforms.plan_memory import assign_slots
 
 
-@dataclass(frozen=True)
+@dataclass
 class AtenOp:
     id: int
     name: str  # aten.mul.Tensor
@@ -35,6 +35,7 @@ class AtenOp:
     inputs: list[int]  # aten ops whose results it reads
     arguments: list[str]  # function arguments it reads
     source: str | None  # file:line: code
+    nests: list[int] = field(default_factory=list)  # the fused nests that compute it
 
 
 @dataclass(frozen=True)
@@ -104,12 +105,15 @@ def _schedule(op: Operation) -> dict[str, str]:
     return out
 
 
-def fused_nests(module: ModuleOp) -> list[FusedNest]:
-    """The fused stage's top-level te ops that have provenance."""
+def fused_nests(module: ModuleOp, aten: list[AtenOp]) -> list[FusedNest]:
+    """The fused stage's top-level te ops that have provenance (and, in `aten`, the
+    nests of each aten op)."""
     out = []
     for op in _function(module).body.block.ops:
         ids = te.origin(op)
         if ids is not None:
+            for i in ids:
+                aten[i].nests.append(len(out))
             out.append(FusedNest(op.name, ", ".join(str(r.type) for r in op.results), _schedule(op), list(ids)))
     return out
 

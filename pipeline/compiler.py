@@ -500,7 +500,7 @@ def compile_captured(
             stages[stage] = str(module)
         timings[f"{stage}_s"] = time.perf_counter() - start
         if dumps.trace and stage == "fused":
-            dumps.trace.nests = fused_nests(module)
+            dumps.trace.nests = fused_nests(module, dumps.trace.aten)
         if stage == "loops":
             signature = _signature(captured, imported.weights, module)
             nests = [a.data for o in module.ops for a in o.attributes.get("loops.profile_nests", ArrayAttr([]))]

@@ -7,23 +7,14 @@ profile. Nothing here parses a stage's text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from pipeline.compile_trace import AtenOp
 
 if TYPE_CHECKING:
     from pipeline.compile_trace import CompileTrace
     from pipeline.compiler import CompiledFunction
-
-
-@dataclass
-class AtenNode:
-    id: int
-    name: str  # aten.mul.Tensor
-    type: str  # its result type(s)
-    inputs: list[int]  # aten ops whose results it reads
-    arguments: list[str]  # function arguments it reads
-    source: str | None  # file:line: code
-    nests: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -51,7 +42,7 @@ class Report:
     name: str
     stages: list[tuple[str, str, float | None, int]]  # (stage, IR, seconds, op count)
     passes: list[tuple[str, str, str, str, float]]  # (stage, pass, IR before, IR after, seconds)
-    aten: list[AtenNode]
+    aten: list[AtenOp]
     arguments: list[str]
     nests: list[Nest]
     buffers: list[Buffer]
@@ -70,16 +61,8 @@ def _count_ops(stage: str, text: str) -> int:
     return sum(1 for line in text.splitlines() if re.match(r"\s*(%\S+ = )?\"?[a-z_]+\.[a-z_.]+", line))
 
 
-def _aten_nodes(trace: CompileTrace) -> list[AtenNode]:
-    return [AtenNode(a.id, a.name, a.type, a.inputs, a.arguments, a.source) for a in trace.aten]
-
-
-def _nests(compiled: CompiledFunction, trace: CompileTrace, aten: list[AtenNode]) -> list[Nest]:
-    nests = []
-    for k, n in enumerate(trace.nests):
-        nests.append(Nest(k, n.kind, n.shape, n.schedule, n.origin))
-        for i in n.origin:
-            aten[i].nests.append(k)
+def _nests(compiled: CompiledFunction, trace: CompileTrace) -> list[Nest]:
+    nests = [Nest(k, n.kind, n.shape, n.schedule, n.origin) for k, n in enumerate(trace.nests)]
     if compiled.profile_nests and trace.profile_members:
         per_loop = {int(p.nest.split(":")[0].split()[1]): p for p in compiled.profile()}
         for loop, members in enumerate(trace.profile_members):
@@ -111,8 +94,8 @@ def build(compiled: CompiledFunction, sizes: dict[str, int]) -> Report:
     if trace is None:
         raise ValueError(f"{compiled.name} was compiled without trace=True: the report needs "
                          "pipeline.compile(..., trace=True)")
-    aten = _aten_nodes(trace)
-    nests = _nests(compiled, trace, aten)
+    aten = trace.aten
+    nests = _nests(compiled, trace)
     stage_names = ["fx", "aten", "tensorexpr", "fused", "loops", "llvm", "ll", "opt.ll"]
     keys = {"fx": "capture_s", "aten": "import_s", "ll": "native_s"}
     stages = []
