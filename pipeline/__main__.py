@@ -10,6 +10,11 @@
     python -m pipeline report MODEL.py -o report.html [--profile]   (one HTML page of the whole compile)
 
 Stages, in order: fx, aten, tensorexpr, fused, loops, llvm, ll, opt.ll, asm.
+
+A model file follows the protocol of pipeline/examples.py (energy_forces(dtype), inputs(n_atoms,
+dtype, seed), dynamic_shapes). Exit codes: 0; 1 when the compile (or a stage) fails, with its
+error; 2 for what the command cannot start with: a file that is not a model file (one line
+saying what it needs), a missing option.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 DTYPES = ["f32", "f64"]
 STAGE_NAMES = ["fx", "aten", "tensorexpr", "fused", "loops", "llvm", "ll", "opt.ll", "asm"]
@@ -30,6 +36,13 @@ def _dtype(name: str):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("bench", "fuzz"):  # they take no file: say so, not argparse's usage
+        given = [a for a in argv[1:] if not a.startswith("-") and a.endswith(".py") and Path(a).is_file()]
+        if given:
+            what = "times the examples and real models by name (--models mlp,schnet,...)" if argv[0] == "bench" \
+                else "compiles random programs"
+            print(f"error: {argv[0]} {what}, not a file: {given[0]}", file=sys.stderr)
+            return 2
     if argv and argv[0] == "bench":
         from bench.harness import main as bench_main
 
@@ -41,7 +54,16 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "opt":
         from pipeline.opt import main as opt_main
 
-        opt_main(argv[1:])
+        try:
+            opt_main(argv[1:])
+        except ValueError as e:  # xdsl-opt's refusal of a file it cannot parse by its extension
+            if not str(e).startswith("Unrecognized file extension"):
+                raise
+            print(f"error: pipeline opt reads MLIR (.mlir): {e}", file=sys.stderr)
+            return 2
+        except FileNotFoundError as e:
+            print(f"error: {e.filename}: no such file", file=sys.stderr)
+            return 2
         return 0
 
     parser = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__,
@@ -70,13 +92,26 @@ def main(argv: list[str] | None = None) -> int:
     for p in (cap, comp, run, rep):
         p.add_argument("model", help="a model file, e.g. examples/mlp.py")
         p.add_argument("--training", action="store_true", help="the training variant")
-        p.add_argument("--atoms", type=int, default=None, help="atoms (traced, or run for `run`)")
+        p.add_argument("--atoms", type=_positive, default=None, help="atoms (traced, or run for `run`)")
         p.add_argument("--dtype", choices=DTYPES, default="f32")
         p.add_argument("-o", "--output", help="write the stage here instead of stdout")
     args = parser.parse_args(argv)
     commands = {"capture": _capture, "compile": _compile, "run": _run, "report": _report,
                 "lammps-plugin": _lammps_plugin}
-    return commands[args.command](args)
+    from pipeline.examples import ExampleError
+
+    try:
+        return commands[args.command](args)
+    except ExampleError as e:  # the file is not a model file: say what it needs, in one line
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _lammps_plugin(args: argparse.Namespace) -> int:
@@ -96,9 +131,10 @@ def _capture(args: argparse.Namespace) -> int:
 
     example = load_example(args.model, training=args.training, dtype=_dtype(args.dtype))
     n = args.atoms or example.default_atoms
+    inputs = example.inputs(n, _dtype(args.dtype), 0)
     start = time.perf_counter()
     try:
-        captured = capture(example.fn, example.make_inputs(n, _dtype(args.dtype), 0), example.dynamic_shapes)
+        captured = capture(example.fn, inputs, example.dynamic_shapes)
         text = captured.graph.code if args.emit == "fx" else str(to_aten(captured).module)
     except (CaptureError, UnsupportedOpError) as e:
         print(f"error: {e}", file=sys.stderr)
@@ -124,17 +160,17 @@ def _compile(args: argparse.Namespace) -> int:
 
     dtype = _dtype(args.dtype)
     example = load_example(args.model, training=args.training, dtype=dtype)
+    if args.emit == "so" and not args.output:
+        print("error: --emit so needs -o DIR", file=sys.stderr)
+        return 2
     n = args.atoms or example.default_atoms
+    inputs = example.inputs(n, dtype, 0)
     try:
-        compiled = compile(example.fn, example.make_inputs(n, dtype, 0), example.dynamic_shapes,
-                           dump_dir=args.dump_dir, verbose=True)
+        compiled = compile(example.fn, inputs, example.dynamic_shapes, dump_dir=args.dump_dir, verbose=True)
     except Exception as e:  # every stage raises its own kind; report it, do not crash
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     if args.emit == "so":
-        if not args.output:
-            print("error: --emit so needs -o DIR", file=sys.stderr)
-            return 1
         from codegen.object_file import LinkError
         from pipeline.export import ExportError, export_library
 
@@ -162,15 +198,15 @@ def _run(args: argparse.Namespace) -> int:
     example = load_example(args.model, training=args.training, dtype=dtype)
     n = args.atoms or example.default_atoms
     traced = 23 if n != 23 else 29  # trace at another size than the one we run
+    example_inputs = example.inputs(traced, dtype, 0)
     try:
-        compiled = compile(example.fn, example.make_inputs(traced, dtype, 0), example.dynamic_shapes,
-                           profile=args.profile, verbose=True)
+        compiled = compile(example.fn, example_inputs, example.dynamic_shapes, profile=args.profile, verbose=True)
     except Exception as e:  # every stage raises its own kind; report it, do not crash
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     if args.threads:
         compiled.num_threads = args.threads
-    inputs = example.make_inputs(n, dtype, 1)
+    inputs = example.inputs(n, dtype, 1)
     got = compiled(*inputs.values())
     want = example.fn(*inputs.values())
     edges = inputs["edge_index"].shape[1] if "edge_index" in inputs else "-"
@@ -207,18 +243,19 @@ def _report(args: argparse.Namespace) -> int:
 
     if not args.output:
         print("error: report needs -o FILE.html", file=sys.stderr)
-        return 1
+        return 2
     dtype = _dtype(args.dtype)
     example = load_example(args.model, training=args.training, dtype=dtype)
     n = args.atoms or example.default_atoms
     traced = 23 if n != 23 else 29
+    example_inputs = example.inputs(traced, dtype, 0)
     try:
-        compiled = compile(example.fn, example.make_inputs(traced, dtype, 0), example.dynamic_shapes,
-                           profile=args.profile, trace=True, verbose=True)
+        compiled = compile(example.fn, example_inputs, example.dynamic_shapes, profile=args.profile, trace=True,
+                           verbose=True)
     except Exception as e:  # every stage raises its own kind; report it, do not crash
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
-    inputs = example.make_inputs(n, dtype, 1)
+    inputs = example.inputs(n, dtype, 1)
     for _ in range(args.repeat if args.profile else 1):
         compiled(**inputs)
     from pipeline.report import write_report

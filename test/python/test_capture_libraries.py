@@ -143,7 +143,7 @@ def test_is_compiling_during_capture(dtype: torch.dtype) -> None:
 
 def test_e3nn_scripted_spherical_harmonics() -> None:
     """e3nn's own TorchScript compile of a module (its code-generated forward) pinned E."""
-    o3 = pytest.importorskip("e3nn.o3")
+    o3 = pytest.importorskip("e3nn.o3", reason="`e3nn` does not import: the `models` extra (pip install -e '.[models]')")
     from e3nn.util.jit import script
 
     from pipeline import run_reference, to_aten

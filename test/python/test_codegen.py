@@ -7,7 +7,6 @@ import functools
 import math
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -17,6 +16,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
+from conftest import needs_tools  # noqa: E402
 from xdsl.context import Context  # noqa: E402
 from xdsl.dialects import arith, builtin, func, math as math_d, memref, scf  # noqa: E402
 from xdsl.parser import Parser  # noqa: E402
@@ -774,7 +774,7 @@ def test_compile_llvm_ir_text_and_assembly():
         assert compiled.timings[key] >= 0
 
 
-@pytest.mark.skipif(shutil.which("nm") is None or shutil.which("cc") is None, reason="needs nm and cc")
+@needs_tools("nm", "cc")
 def test_shared_library_exports_and_runs(tmp_path):
     module = lower_to_llvm(parse(KERNELS))
     obj = emit_object(module)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from conftest import DTYPES, TOLERANCE, relative_error
+from conftest import DTYPES, TOLERANCE, missing_tools, needs_tools, relative_error
 from torch.export import Dim
 
 from frontend.import_fx import UnsupportedOpError
@@ -114,6 +114,7 @@ class _Library:
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
 @pytest.mark.parametrize("fn", [cutoff_energy, scripted_energy], ids=lambda f: f.__name__)
+@needs_tools("cc")
 def test_exported_library_matches_eager(fn, dtype: torch.dtype, tmp_path: Path) -> None:  # noqa: ANN001
     library = _Library(export_library(_compile(fn, dtype), tmp_path, name="model"), "model")
     g = torch.Generator().manual_seed(3)
@@ -147,6 +148,8 @@ def test_graph_assertions_are_checked(one_hot: CompiledFunction, bad: int, messa
         one_hot_energy(pos.clone(), species)
     with pytest.raises(RuntimeError, match=message):
         one_hot(pos, species)
+    if why := missing_tools("cc"):
+        pytest.skip(why)
     lib = ctypes.CDLL(str(export_library(one_hot, tmp_path, name="one_hot")))
     out = [torch.empty((), dtype=torch.float64), torch.empty(11, 3, dtype=torch.float64)]
     text = ctypes.create_string_buffer(256)

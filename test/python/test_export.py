@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from conftest import DTYPES, MODELS, ROOT, TOLERANCE, model, relative_error
+from conftest import DTYPES, MODELS, ROOT, TOLERANCE, model, needs_tools, relative_error
 from test_compile_examples import compiled
 
 from codegen.object_file import exported_symbols
@@ -26,6 +26,9 @@ sys.path.insert(0, str(Path(ROOT) / "examples" / "deploy"))
 from make_system import write_system  # noqa: E402
 
 DEPLOY = Path(ROOT) / "examples" / "deploy"
+# every test links a library (cc), most build examples/deploy's programs (gcc, g++) and read
+# what the library exports and needs (nm, ldd)
+pytestmark = needs_tools("cc", "gcc", "g++", "nm", "ldd")
 ATOMS = (1, 9, 150)  # traced at 23 (and retraced at 24): none of these
 DTYPE_IDS = ["f32", "f64"]
 _cache: dict[tuple[str, torch.dtype], tuple[Path, Path, Path]] = {}

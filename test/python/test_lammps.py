@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from conftest import missing_tools, needs_tools
 from lammps_runner import (NKTV2P_METAL, compute_with_lammps, crashed, errors, lammps_missing, point_script,
                            read_dump, read_thermo, run_lammps)
 
@@ -35,12 +36,16 @@ from pipeline.lammps import LammpsPluginError, build_plugin  # noqa: E402
 
 @pytest.fixture(scope="module")
 def plugin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if why := missing_tools("c++"):
+        pytest.skip(why)
     return build_plugin(tmp_path_factory.mktemp("plugin"))
 
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory):
     """export(name, dtype) -> the potential library, exported once per module."""
+    if why := missing_tools("cc"):
+        pytest.skip(why)
     libraries: dict[tuple[str, torch.dtype], Path] = {}
 
     def export(name: str, dtype: torch.dtype) -> Path:
@@ -52,6 +57,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory):
     return export
 
 
+@needs_tools("c++")
 def test_cli_builds_the_plugin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from pipeline.__main__ import main
 

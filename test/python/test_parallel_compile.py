@@ -16,7 +16,7 @@ from unittest import mock
 import llvmlite.binding as llvm
 import pytest
 import torch
-from conftest import DTYPES, TRACE_ATOMS, assert_close, model
+from conftest import DTYPES, TRACE_ATOMS, assert_close, model, needs_tools
 from test_export import assert_matches, inputs, programs, run
 from xdsl.dialects import func
 from xdsl.utils.exceptions import DiagnosticException
@@ -81,6 +81,7 @@ def test_stage_texts_are_one_module() -> None:
     assert "energy_forces:" in native.ir("asm")
 
 
+@needs_tools("cc", "gcc")
 def test_library(tmp_path: Path) -> None:
     dtype = torch.float64
     library = export_library(compiled(dtype, PARTS), tmp_path, name=NAME)

@@ -7,7 +7,7 @@ import ctypes
 
 import pytest
 import torch
-from conftest import DTYPES, TOLERANCE, relative_error
+from conftest import DTYPES, TOLERANCE, needs_tools, relative_error
 from md_systems import NAMES, crystal, model, potential
 
 from pipeline.ase import inputs
@@ -75,6 +75,7 @@ _WORKSPACE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctyp
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
+@needs_tools("cc")
 def test_exported_entry_point(tmp_path, dtype: torch.dtype) -> None:
     pot = potential("message_passing", dtype)
     library = ctypes.CDLL(str(pot.export(tmp_path, name="mp")))

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import relative_error  # noqa: E402
+from conftest import missing_tools, relative_error  # noqa: E402
 from md_systems import crystal  # noqa: E402  (skips without ase and vesin)
 
 from ase.calculators.fd import calculate_numerical_forces, calculate_numerical_stress  # noqa: E402
@@ -77,6 +77,8 @@ def test_nequip_in_lammps(tmp_path_factory: pytest.TempPathFactory) -> None:
     missing = lammps_missing()
     if missing:
         pytest.skip(f"LAMMPS is not available: {missing}")
+    if why := missing_tools("cc", "c++"):
+        pytest.skip(why)
     from pipeline.lammps import build_plugin
 
     root = tmp_path_factory.mktemp("nequip_lammps")

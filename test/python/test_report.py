@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from conftest import ROOT
+from conftest import ROOT, needs_tools
 from xdsl.dialects import func
 from xdsl.parser import Parser
 
@@ -48,6 +48,7 @@ def _nests(compiled) -> list:
     return [op for op in _function(compiled.ir("fused")).body.block.ops if te.origin(op) is not None]
 
 
+@needs_tools("dot")
 def test_every_aten_op_is_in_one_nest_of_the_picture(report) -> None:
     """Each aten op's node is colored by exactly one nest (its home, the first that computes
     it), lists every nest that computes it, and that is what `te.origin` says in the IR."""
@@ -84,8 +85,6 @@ def test_report_needs_a_traced_compile(tmp_path: Path) -> None:
 def _browser():
     webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra")
     chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    if not chromium or not driver:
-        pytest.skip("Debian's chromium and chromium-driver are not installed (.ci/run installs them)")
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
 
@@ -97,6 +96,7 @@ def _browser():
     return webdriver.Chrome(service=Service(driver), options=options)
 
 
+@needs_tools("dot", "chromium", "chromedriver")
 def test_report_in_a_browser(report, tmp_path: Path) -> None:
     """Offline (file://), the graph and both charts render, selecting a nest lists its aten
     ops with their source lines, and the console stays clean; a screenshot is saved."""
