@@ -189,6 +189,8 @@ func.func @norm(%N: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}) -> te
 // row blocks of N, one per iteration of an scf.parallel; each block scans every
 // edge, computes its destination row, and only when the row is in its block
 // [N * p / parts, N * (p + 1) / parts) computes the message (the exp) and adds it.
+// The team count is never 0: of the loops around the index into N only the one over
+// E runs to %E_run (0 when N = 0 and E > 0, tested at the entry).
 func.func @partitioned(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["E", 3 : i64]}, %dst: tensor<?xi64> {te.dims = ["E"]}, %base: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}) -> tensor<?x3xf32> {
   %c3 = arith.constant 3 : index
   %zero = te.compute [%N, %c3] : tensor<?x3xf32> {
@@ -212,6 +214,10 @@ func.func @partitioned(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["E"
 // CHECK-NEXT: %c3 = arith.constant 3 : index
 // CHECK-NEXT: %z = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : index
+// CHECK-NEXT: %N_empty = arith.cmpi eq, %N, [[C0]] : index
+// CHECK-NEXT: %E_nonzero = arith.cmpi ne, %E, [[C0]] : index
+// CHECK-NEXT: %empty_index = arith.andi %N_empty, %E_nonzero : i1
+// CHECK-NEXT: %E_run = arith.select %empty_index, [[C0]], %E : index
 // CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %N step [[C1]] {
 // CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = [[C0]] to %c3 step [[C1]] {
 // CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[IV]], %c3 : index
@@ -229,7 +235,7 @@ func.func @partitioned(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["E"
 // CHECK-NEXT:   [[ADDI_2:%[0-9]+]] = arith.addi %part, [[C1]] : index
 // CHECK-NEXT:   [[MULI_3:%[0-9]+]] = arith.muli %N, [[ADDI_2]] : index
 // CHECK-NEXT:   [[DIVUI_2:%[0-9]+]] = arith.divui [[MULI_3]], [[MAXSI]] : index
-// CHECK-NEXT:   scf.for [[IV_3:%[0-9]+]] = [[C0]] to %E step [[C1]] {
+// CHECK-NEXT:   scf.for [[IV_3:%[0-9]+]] = [[C0]] to %E_run step [[C1]] {
 // CHECK-NEXT:     [[LOAD:%[0-9]+]] = memref.load %dst{{\[}}[[IV_3]]] : memref<?xi64>
 // CHECK-NEXT:     [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD]] : i64 to index
 // CHECK-NEXT:     [[CMPI:%[0-9]+]] = arith.cmpi uge, [[INDEX_CAST]], %N : index
@@ -257,6 +263,10 @@ func.func @partitioned(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["E"
 // CHECK-NEXT:   }
 // CHECK-NEXT:   scf.reduce
 // CHECK-NEXT: }) {loops.min_chunk = 1 : i64} : (index, index, index) -> ()
+// CHECK-NEXT: scf.if %empty_index {
+// CHECK-NEXT:   [[SITE:%[0-9]+]] = arith.constant 1 : i32
+// CHECK-NEXT:   memref.store [[SITE]], %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT: }
 // CHECK-NEXT: func.return
 // CHECK-NEXT: }
 // GONE-LABEL: func.func @partitioned(

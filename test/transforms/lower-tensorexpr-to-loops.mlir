@@ -14,7 +14,10 @@
 // once per value, at the top of the function, and index arithmetic on constants is
 // folded (x + 0, x * 1, 2 * 3), as canonicalize would leave them. A te.index is an index_cast, (with wrap) a select of i + extent for i < 0,
 // one unsigned compare against the extent, and in an scf.if the store of its site
-// into status[0]. A returned te result is computed straight into its output
+// into status[0]; an index into N under a loop over E is tested once, at the entry
+// (%empty_index: N = 0 while E > 0, no row to clamp to): the loops over E run to
+// %E_run (0 then) and the function ends storing the site (see
+// lower-tensorexpr-to-loops-empty.mlir). A returned te result is computed straight into its output
 // buffer; a returned argument or weight is copied; every other tensor is a
 // memref.alloc, deallocated at the end. No te op is left.
 
@@ -57,6 +60,10 @@ func.func @f(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]
 // CHECK-NEXT: %c3 = arith.constant 3 : index
 // CHECK-NEXT: %c16 = arith.constant 16 : index
 // CHECK-NEXT: [[CST:%[0-9]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %N_empty = arith.cmpi eq, %N, %c0 : index
+// CHECK-NEXT: %E_nonzero = arith.cmpi ne, %E, %c0 : index
+// CHECK-NEXT: %empty_index = arith.andi %N_empty, %E_nonzero : i1
+// CHECK-NEXT: %E_run = arith.select %empty_index, %c0, %E : index
 // CHECK-NEXT: [[MULI:%[0-9]+]] = arith.muli %N, %c3 : index
 // CHECK-NEXT: [[ALLOC:%[0-9]+]] = memref.alloc([[MULI]]) : memref<?xf32>
 // CHECK-NEXT: scf.for [[IV:%[0-9]+]] = %c0 to %N step [[C1]] {
@@ -90,7 +97,7 @@ func.func @f(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]
 // CHECK-NEXT:   [[LOAD_4:%[0-9]+]] = memref.load [[ALLOC]]{{\[}}[[IV_6]]] : memref<?xf32>
 // CHECK-NEXT:   memref.store [[LOAD_4]], %out1{{\[}}[[IV_6]]] : memref<?xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: scf.for [[IV_7:%[0-9]+]] = %c0 to %E step [[C1]] {
+// CHECK-NEXT: scf.for [[IV_7:%[0-9]+]] = %c0 to %E_run step [[C1]] {
 // CHECK-NEXT:   [[LOAD_5:%[0-9]+]] = memref.load %ei{{\[}}[[IV_7]]] : memref<?xi64>
 // CHECK-NEXT:   [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD_5]] : i64 to index
 // CHECK-NEXT:   [[CMPI:%[0-9]+]] = arith.cmpi slt, [[INDEX_CAST]], %c0 : index
@@ -117,6 +124,10 @@ func.func @f(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]
 // CHECK-NEXT:   [[LOAD_8:%[0-9]+]] = memref.load %x{{\[}}[[IV_9]]] : memref<?xf32>
 // CHECK-NEXT:   memref.store [[LOAD_8]], %out2{{\[}}[[IV_9]]] : memref<?xf32>
 // CHECK-NEXT: }
+// CHECK-NEXT: scf.if %empty_index {
+// CHECK-NEXT:   [[SITE:%[0-9]+]] = arith.constant 1 : i32
+// CHECK-NEXT:   memref.store [[SITE]], %status[%c0] : memref<?xi32>
+// CHECK-NEXT: }
 // CHECK-NEXT: memref.dealloc [[ALLOC]] : memref<?xf32>
 // CHECK-NEXT: func.return
 // CHECK-NEXT: }
@@ -125,7 +136,8 @@ func.func @f(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]
 // Reductions of each kind start from its identity: max of f32 from -inf (into a
 // rank-0 output, stored at index 0), mul of f32 from 1, min of i64 from INT64_MAX;
 // a function-level index computation (N * 3) is kept and used as an extent; a
-// te.index without wrap has no select; a te.scatter "assign" stores without
+// te.index without wrap has no select, and into N * 3 under a loop over N no test
+// at the entry (N * 3 is not 0 when that loop runs); a te.scatter "assign" stores without
 // loading, into its base's constant fill written straight into the output (no
 // buffer of zeros copied); a returned weight is copied.
 func.func @g(%N: index, %i: tensor<?xi64> {te.dims = ["N"]}) -> (tensor<f32>, tensor<3xf32>, tensor<i64>, tensor<?xf32>, tensor<16xf32>) attributes {te.index_sites = ["index_put along dim 0 (index data from argument 'i')"]} {
