@@ -1,6 +1,7 @@
 """lit configuration: FileCheck tests of every stage, under test/."""
 
 import os
+import shutil
 
 import lit.formats
 
@@ -20,3 +21,9 @@ config.environment["PATH"] = os.environ["PATH"]
 for var in ("HOME", "OMP_NUM_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# System tools some tests run (`REQUIRES: cc, nm`): pip does not bring them.
+if any(shutil.which(c.split()[0]) for c in (os.environ.get("CC", ""), "cc", "gcc") if c):
+    config.available_features.add("cc")
+for tool in ("nm",):
+    if shutil.which(tool):
+        config.available_features.add(tool)

@@ -1,6 +1,7 @@
 # The exported C ABI of the Lennard-Jones example, pinned in the kernel's LLVM IR (the
 # IR the JIT runs and the library is built from), the header, the manifest and the
 # library's dynamic symbols. One compile: --dump-dir keeps the LLVM IR beside the library.
+# REQUIRES: cc, nm
 # RUN: rm -rf %t && %pipeline compile %examples/lennard_jones.py --emit so -o %t --dump-dir %t/dump
 # RUN: cat %t/dump/*-module.ll | filecheck %s --check-prefix=LL
 # RUN: cat %t/*.h | filecheck %s --check-prefix=H
