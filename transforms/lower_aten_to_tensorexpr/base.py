@@ -14,13 +14,14 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
     TensorType,
+    i64,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import aten
 from dialects import tensorexpr as te
-from transforms.lower_aten_to_tensorexpr.scalars import LoweringError, constant_value
+from transforms.lower_aten_to_tensorexpr.scalars import LoweringError, cast, const, constant_value
 
 
 class LoweringBase:
@@ -214,6 +215,35 @@ class LoweringBase:
     def to_index(self, b: Builder, value: SSAValue, extent: SSAValue, what: str, data: SSAValue, *, wrap: bool = False) -> SSAValue:
         return b.insert(te.IndexOp(value, extent, self.site(what, data), wrap)).result
 
+    def position(self, op: aten.AtenOp, index: SSAValue, d: int, tensor: SSAValue) -> Callable[[Builder], SSAValue]:
+        """Where a constant or SymInt `index` (Python's: negative counts from the end)
+        falls along dim d of `tensor`, built in a body by the returned function.
+
+        A constant into a static dim is checked here (torch rejected anything else when
+        it traced) and used as is. Anything else may be out of range at run time (`x[0]`
+        with N = 0, `x[-1]`, `x[:, 3]` of a [E, T] tensor): a `te.index` of the index into
+        the dim's extent, as a gather's, with a site naming the op, the dim and the
+        argument indexed, so that lower-tensorexpr-to-loops checks it (once per nest:
+        its operands are outside the loops) and never reads an empty dim."""
+        extent = self.dims(tensor)[d]
+        value, n = constant_value(index), te.static_extent(extent)
+        if isinstance(value, int) and n is not None:
+            if not -n <= value < n:
+                raise LoweringError(f"lower-aten-to-tensorexpr: {op.name}: index {value} is out of range "
+                                    f"for dim {d} of size {n}")
+            at = self.normalize(self.b, index, extent)
+            return lambda b: at
+        what = value if isinstance(value, int) else describe(index) or "computed from the sizes"
+        size, origin = describe(extent), argument_of(tensor)
+        self.sites.append(f"{op.overload()}: index {what} into dim {d} "
+                          + (f"of size {size}" if size is not None else "(of a size known at run time)")
+                          + (f" of argument '{origin}'" if origin else ""))
+        site = len(self.sites)
+        if isinstance(value, int):
+            return lambda b: b.insert(te.IndexOp(const(b, value, i64), extent, site, value < 0)).result
+        raw = cast(self.b, index, i64)
+        return lambda b: b.insert(te.IndexOp(raw, extent, site, True)).result
+
 
     def lower(self, op: aten.AtenOp) -> SSAValue | list[SSAValue]:
         """The value of each result of `op` (a list for multi-result ops)."""
@@ -294,10 +324,44 @@ class LoweringBase:
 
 
 
+def describe(v: SSAValue) -> str | None:
+    """A size or index as the user would write it (`N`, `3`, `N - 1`, `E * 3`), from
+    constants, size symbols and index arithmetic; None for anything else."""
+    n = constant_value(v)
+    if isinstance(n, int):
+        return str(n)
+    if isinstance(v, BlockArgument):
+        return v.name_hint
+    owner = v.owner
+    symbols = {arith.AddiOp: "+", arith.SubiOp: "-", arith.MuliOp: "*", arith.DivUIOp: "//", arith.FloorDivSIOp: "//"}
+    if not isinstance(owner, tuple(symbols)):
+        return None
+    x, y = owner.operands  # type: ignore[union-attr]
+    cx, cy = constant_value(x), constant_value(y)
+    if (cy == 0 and isinstance(owner, (arith.AddiOp, arith.SubiOp))) or (
+            cy == 1 and not isinstance(owner, (arith.AddiOp, arith.SubiOp))):
+        return describe(x)  # x + 0, x - 0, x * 1, x // 1
+    if (cx == 0 and isinstance(owner, arith.AddiOp)) or (cx == 1 and isinstance(owner, arith.MuliOp)):
+        return describe(y)
+    if isinstance(owner, (arith.DivUIOp, arith.FloorDivSIOp)) and isinstance(x.owner, arith.MuliOp):
+        a, b = x.owner.operands
+        for keep, k in ((a, b), (b, a)):  # (keep * k) // k
+            if k is y or (cy is not None and constant_value(k) == cy):
+                return describe(keep)
+    dx, dy = describe(x), describe(y)
+    if dx is None or dy is None:
+        return None
+    if isinstance(owner, arith.AddiOp) and isinstance(cy, int) and cy < 0:
+        return f"{dx} - {-cy}"
+    if isinstance(owner, (arith.MuliOp, arith.DivUIOp, arith.FloorDivSIOp)):
+        dx = f"({dx})" if isinstance(x.owner, (arith.AddiOp, arith.SubiOp)) else dx
+    if not isinstance(owner, arith.AddiOp):
+        dy = f"({dy})" if " " in dy else dy
+    return f"{dx} {symbols[type(owner)]} {dy}"
+
+
 def argument_of(v: SSAValue) -> str | None:
     """The function argument a tensor was read from, through views."""
-    from xdsl.ir import BlockArgument
-
     while True:
         if isinstance(v, BlockArgument):
             return v.name_hint

@@ -227,12 +227,11 @@ class IndexingLowerings(LoweringBase):
     def lower_SelectScatter(self, op: aten.SelectScatterOp) -> SSAValue:
         rank = len(aten.shape_of(op.input))
         d = aten.int_prop(op, "dim", 0) % rank
-        src = self.dims(op.input)
-        index = self.normalize(self.b, op.index, src[d])
+        at = self.position(op, op.index, d, op.input)
         et = aten.elem_of(op.result)
 
         def body(b: Builder, idx: list[SSAValue]) -> tuple[list[SSAValue], SSAValue]:
-            return idx[:d] + [index] + idx[d:], cast(b, self.load(b, op.src, idx), et)
+            return idx[:d] + [at(b)] + idx[d:], cast(b, self.load(b, op.src, idx), et)
 
         return self.scatter("assign", op.input, self.dims(op.src), body)
 

@@ -60,8 +60,8 @@ class ViewLowerings(LoweringBase):
         shape = aten.shape_of(op.input)
         d = aten.int_prop(op, "dim", 0) % len(shape)
         src = self.dims(op.input)
-        index = self.normalize(self.b, op.index, src[d])
-        return self.view(op, src[:d] + src[d + 1:], lambda b, idx: idx[:d] + [index] + idx[d:])
+        at = self.position(op, op.index, d, op.input)
+        return self.view(op, src[:d] + src[d + 1:], lambda b, idx: idx[:d] + [at(b)] + idx[d:])
 
 
     def lower_SliceTensor(self, op: aten.SliceTensorOp) -> SSAValue:

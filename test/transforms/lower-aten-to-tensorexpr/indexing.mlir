@@ -196,20 +196,24 @@ func.func @index_add(%N: index, %E: index, %x: tensor<?x3xf32> {aten.dims = ["N"
 // CHECK-NEXT: }
 // CHECK-NOT: aten.
 
-// slice_scatter and select_scatter: the target index is computed (1 + j) or
-// constant; no te.index, so no te.index_sites.
-func.func @slice_scatter(%N: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3 : i64]}, %src: tensor<?x2xf32> {aten.dims = ["N", 2 : i64]}, %y: tensor<3xf32> {aten.dims = [3 : i64]}) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
+// slice_scatter and select_scatter into a static dim: the target index is computed
+// (1 + j) or constant (-1 along dim 1 of size 3 becomes 3 + -1, once, outside the
+// body); no te.index, so no te.index_sites.
+func.func @slice_scatter(%N: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3 : i64]}, %src: tensor<?x2xf32> {aten.dims = ["N", 2 : i64]}, %y: tensor<?xf32> {aten.dims = ["N"]}) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
   %c1 = arith.constant 1 : index
+  %m1 = arith.constant -1 : index
   %0 = aten.slice_scatter %x, %src start %c1 {dim = 1 : i64} : tensor<?x3xf32>, tensor<?x2xf32> -> tensor<?x3xf32>
-  %1 = aten.select_scatter %x, %y, %c1 {dim = 0 : i64} : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  %1 = aten.select_scatter %x, %y, %m1 {dim = 1 : i64} : tensor<?x3xf32>, tensor<?xf32> -> tensor<?x3xf32>
   func.return %0, %1 : tensor<?x3xf32>, tensor<?x3xf32>
 }
-// CHECK-LABEL: func.func @slice_scatter(%N: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}, %src: tensor<?x2xf32> {te.dims = ["N", 2 : i64]}, %y: tensor<3xf32> {te.dims = [3 : i64]}) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
+// CHECK-LABEL: func.func @slice_scatter(%N: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}, %src: tensor<?x2xf32> {te.dims = ["N", 2 : i64]}, %y: tensor<?xf32> {te.dims = ["N"]}) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
+// CHECK-NOT: te.index
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
 // CHECK-NEXT: [[C2:%[0-9]+]] = arith.constant 2 : index
 // CHECK-NEXT: [[C3:%[0-9]+]] = arith.constant 3 : index
 // CHECK-NEXT: %c1 = arith.constant 1 : index
+// CHECK-NEXT: %m1 = arith.constant -1 : index
 // CHECK-NEXT: [[MAXSI:%[0-9]+]] = arith.maxsi %c1, [[C0]] : index
 // CHECK-NEXT: [[MINSI:%[0-9]+]] = arith.minsi [[MAXSI]], [[C3]] : index
 // CHECK-NEXT: [[SUBI:%[0-9]+]] = arith.subi [[C3]], [[MINSI]] : index
@@ -221,12 +225,37 @@ func.func @slice_scatter(%N: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3 : i
 // CHECK-NEXT:   [[LOAD:%[0-9]+]] = te.load %src{{\[}}[[I]], [[J]]] : tensor<?x2xf32> -> f32
 // CHECK-NEXT:   te.update {{\[}}[[I]], [[ADDI]]], [[LOAD]] : f32
 // CHECK-NEXT: }
-// CHECK-NEXT: [[S_2:%[0-9]+]] = te.scatter "assign" %x over {{\[}}[[C3]]] : tensor<?x3xf32> -> tensor<?x3xf32> {
+// CHECK-NEXT: [[LAST:%[0-9]+]] = arith.addi [[C3]], %m1 : index
+// CHECK-NEXT: [[S_2:%[0-9]+]] = te.scatter "assign" %x over [%N] : tensor<?x3xf32> -> tensor<?x3xf32> {
 // CHECK-NEXT: ^bb0([[I:%[0-9]+]]: index):
-// CHECK-NEXT:   [[LOAD_2:%[0-9]+]] = te.load %y{{\[}}[[I]]] : tensor<3xf32> -> f32
-// CHECK-NEXT:   te.update [%c1, [[I]]], [[LOAD_2]] : f32
+// CHECK-NEXT:   [[LOAD_2:%[0-9]+]] = te.load %y{{\[}}[[I]]] : tensor<?xf32> -> f32
+// CHECK-NEXT:   te.update {{\[}}[[I]], [[LAST]]], [[LOAD_2]] : f32
 // CHECK-NEXT: }
 // CHECK-NEXT: func.return [[S]], [[S_2]] : tensor<?x3xf32>, tensor<?x3xf32>
+// CHECK-NEXT: }
+// CHECK-NOT: te.index
+// CHECK-NOT: aten.
+
+// select_scatter into a dim that is not static (x[1] = y, x with N rows; what
+// functionalization makes of an in-place row assignment): the target row is a
+// te.index of the constant into N, checked at run time like select.int's, its site
+// naming the op, the index, the dim, its size and the argument written into.
+func.func @select_scatter_checked(%N: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3 : i64]}, %y: tensor<3xf32> {aten.dims = [3 : i64]}) -> tensor<?x3xf32> {
+  %c1 = arith.constant 1 : index
+  %0 = aten.select_scatter %x, %y, %c1 {dim = 0 : i64} : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  func.return %0 : tensor<?x3xf32>
+}
+// CHECK-LABEL: func.func @select_scatter_checked(%N: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}, %y: tensor<3xf32> {te.dims = [3 : i64]}) -> tensor<?x3xf32> attributes {te.index_sites = ["select_scatter: index 1 into dim 0 of size N of argument 'x'"]} {
+// CHECK-NEXT: [[C3:%[0-9]+]] = arith.constant 3 : index
+// CHECK-NEXT: %c1 = arith.constant 1 : index
+// CHECK-NEXT: [[S:%[0-9]+]] = te.scatter "assign" %x over {{\[}}[[C3]]] : tensor<?x3xf32> -> tensor<?x3xf32> {
+// CHECK-NEXT: ^bb0([[I:%[0-9]+]]: index):
+// CHECK-NEXT:   [[K:%[0-9]+]] = arith.constant 1 : i64
+// CHECK-NEXT:   [[AT:%[0-9]+]] = te.index [[K]] in %N {site = 1 : i64} : i64
+// CHECK-NEXT:   [[LOAD:%[0-9]+]] = te.load %y{{\[}}[[I]]] : tensor<3xf32> -> f32
+// CHECK-NEXT:   te.update {{\[}}[[AT]], [[I]]], [[LOAD]] : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: func.return [[S]] : tensor<?x3xf32>
 // CHECK-NEXT: }
 // CHECK-NOT: aten.
 

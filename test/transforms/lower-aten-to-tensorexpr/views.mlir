@@ -1,11 +1,14 @@
 // RUN: pipeline-opt %s -p lower-aten-to-tensorexpr | filecheck %s
 // RUN: pipeline-opt %s -p lower-aten-to-tensorexpr | filecheck %s --check-prefix=NOCOPY
+// RUN: pipeline-opt %s -p lower-aten-to-tensorexpr,lower-tensorexpr-to-loops | filecheck %s --check-prefix=LOOPS
 
 // lower-aten-to-tensorexpr, views: permute, unsqueeze, squeeze.dims, select.int,
 // slice.Tensor, expand, view and alias are index maps, never copies. Each view here
 // feeds one elementwise consumer (neg); the consumer's te.load reads the base
 // argument at the mapped indices, index arithmetic inlined into its body (bounds and
 // extents computed once, outside). No te.compute of the view itself is left.
+//
+// The LOOPS run follows the checked selects to loops (see @select_checked).
 //
 // The NOCOPY run proves the last point on its own: in every function, every
 // te.compute is a consumer whose body loads the base argument and then negates;
@@ -94,8 +97,9 @@ func.func @squeeze(%N: index, %x: tensor<?x1x3xf32> {aten.dims = ["N", 1 : i64, 
 // CHECK-NEXT: }
 // CHECK-NOT: aten.
 
-// select.int: a constant index is used as is; -1 becomes 2 + -1 (computed once,
-// outside the body); a symbolic index is normalized with a compare and select.
+// select.int into a static dim with a constant index: no check (torch checked it when
+// it traced). A constant index is used as is; -1 becomes 2 + -1 (computed once,
+// outside the body). No te.index, no te.index_sites.
 // NOCOPY-LABEL: func.func @select(
 // NOCOPY: te.compute
 // NOCOPY-NOT: te.compute
@@ -108,25 +112,18 @@ func.func @squeeze(%N: index, %x: tensor<?x1x3xf32> {aten.dims = ["N", 1 : i64, 
 // NOCOPY-NEXT: arith.constant 0 : i64
 // NOCOPY-NEXT: arith.subi
 // NOCOPY-NEXT: te.yield
-// NOCOPY: te.compute
 // NOCOPY-NOT: te.compute
-// NOCOPY: te.load %ei
-// NOCOPY-NEXT: arith.constant 0 : i64
-// NOCOPY-NEXT: arith.subi
-// NOCOPY-NEXT: te.yield
-// NOCOPY-NOT: te.compute
-func.func @select(%N: index, %E: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3 : i64]}, %ei: tensor<2x?xi64> {aten.dims = [2 : i64, "E"]}, %k: index) -> (tensor<?xf32>, tensor<?xi64>, tensor<?xi64>) {
+func.func @select(%N: index, %E: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3 : i64]}, %ei: tensor<2x?xi64> {aten.dims = [2 : i64, "E"]}) -> (tensor<?xf32>, tensor<?xi64>) {
   %c1 = arith.constant 1 : index
   %m1 = arith.constant -1 : index
   %0 = aten.select.int %x, %c1 {dim = 1 : i64} : tensor<?x3xf32> -> tensor<?xf32>
   %1 = aten.neg %0 : tensor<?xf32> -> tensor<?xf32>
   %2 = aten.select.int %ei, %m1 {dim = 0 : i64} : tensor<2x?xi64> -> tensor<?xi64>
   %3 = aten.neg %2 : tensor<?xi64> -> tensor<?xi64>
-  %4 = aten.select.int %ei, %k {dim = 0 : i64} : tensor<2x?xi64> -> tensor<?xi64>
-  %5 = aten.neg %4 : tensor<?xi64> -> tensor<?xi64>
-  func.return %1, %3, %5 : tensor<?xf32>, tensor<?xi64>, tensor<?xi64>
+  func.return %1, %3 : tensor<?xf32>, tensor<?xi64>
 }
-// CHECK-LABEL: func.func @select(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}, %ei: tensor<2x?xi64> {te.dims = [2 : i64, "E"]}, %k: index) -> (tensor<?xf32>, tensor<?xi64>, tensor<?xi64>) {
+// CHECK-LABEL: func.func @select(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}, %ei: tensor<2x?xi64> {te.dims = [2 : i64, "E"]}) -> (tensor<?xf32>, tensor<?xi64>) {
+// CHECK-NOT: te.index
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C2:%[0-9]+]] = arith.constant 2 : index
 // CHECK-NEXT: [[C3:%[0-9]+]] = arith.constant 3 : index
@@ -146,19 +143,150 @@ func.func @select(%N: index, %E: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3
 // CHECK-NEXT:   [[SUBI:%[0-9]+]] = arith.subi [[CST]], [[LOAD_2]] : i64
 // CHECK-NEXT:   te.yield [[SUBI]] : i64
 // CHECK-NEXT: }
-// CHECK-NEXT: [[CMPI:%[0-9]+]] = arith.cmpi slt, %k, [[C0]] : index
-// CHECK-NEXT: [[ADDI_2:%[0-9]+]] = arith.addi [[C2]], %k : index
-// CHECK-NEXT: [[SELECT:%[0-9]+]] = arith.select [[CMPI]], [[ADDI_2]], %k : index
-// CHECK-NEXT: [[T_3:%[0-9]+]] = te.compute [%E] : tensor<?xi64> {
-// CHECK-NEXT: ^bb0([[I:%[0-9]+]]: index):
-// CHECK-NEXT:   [[LOAD_3:%[0-9]+]] = te.load %ei{{\[}}[[SELECT]], [[I]]] : tensor<2x?xi64> -> i64
-// CHECK-NEXT:   [[CST_2:%[0-9]+]] = arith.constant 0 : i64
-// CHECK-NEXT:   [[SUBI_2:%[0-9]+]] = arith.subi [[CST_2]], [[LOAD_3]] : i64
-// CHECK-NEXT:   te.yield [[SUBI_2]] : i64
+// CHECK-NEXT: func.return [[T]], [[T_2]] : tensor<?xf32>, tensor<?xi64>
 // CHECK-NEXT: }
-// CHECK-NEXT: func.return [[T]], [[T_2]], [[T_3]] : tensor<?xf32>, tensor<?xi64>, tensor<?xi64>
+// CHECK-NOT: te.index
+// CHECK-NOT: aten.
+// LOOPS-LABEL: func.func @select(
+// LOOPS-NOT: te.index_sites
+// LOOPS-NOT: scf.if
+// LOOPS-NOT: %status[
+// LOOPS: func.return
+
+// select.int into a dim that is not static (x[0], x[-1] with N = 0; y[:, 3] of an
+// [E, T] tensor with T <= 3), or with a symbolic index (ei[k]): the index may be out of
+// range at run time, so it is a te.index into the dim's extent (`wrap` for a negative
+// or symbolic index: torch counts it from the end), checked as a gather's index is by
+// lower-tensorexpr-to-loops (for every size, 0 included). One site per select, naming
+// the op, the index, the dim, its size and the argument indexed; every consumer that
+// reads the view checks it (here the reduction and the elementwise op both read x[0]).
+// NOCOPY-LABEL: func.func @select_checked(
+// NOCOPY: te.reduce
+// NOCOPY: te.compute
+// NOCOPY-NOT: te.compute
+// NOCOPY: te.load %x
+// NOCOPY-NEXT: arith.negf
+// NOCOPY-NEXT: te.yield
+// NOCOPY: te.compute
+// NOCOPY-NOT: te.compute
+// NOCOPY: te.load %x
+// NOCOPY-NEXT: arith.negf
+// NOCOPY-NEXT: te.yield
+// NOCOPY: te.compute
+// NOCOPY-NOT: te.compute
+// NOCOPY: te.load %y
+// NOCOPY-NEXT: arith.negf
+// NOCOPY-NEXT: te.yield
+// NOCOPY: te.compute
+// NOCOPY-NOT: te.compute
+// NOCOPY: te.load %ei
+// NOCOPY-NEXT: arith.constant 0 : i64
+// NOCOPY-NEXT: arith.subi
+// NOCOPY-NEXT: te.yield
+// NOCOPY-NOT: te.compute
+func.func @select_checked(%N: index, %E: index, %T: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3 : i64]}, %y: tensor<?x?xf32> {aten.dims = ["E", "T"]}, %ei: tensor<2x?xi64> {aten.dims = [2 : i64, "E"]}, %k: index) -> (tensor<f32>, tensor<3xf32>, tensor<3xf32>, tensor<?xf32>, tensor<?xi64>) {
+  %c0 = arith.constant 0 : index
+  %m1 = arith.constant -1 : index
+  %c3 = arith.constant 3 : index
+  %0 = aten.select.int %x, %c0 {dim = 0 : i64} : tensor<?x3xf32> -> tensor<3xf32>
+  %1 = aten.sum.dim_IntList %0 {dim = array<i64>} : tensor<3xf32> -> tensor<f32>
+  %2 = aten.neg %0 : tensor<3xf32> -> tensor<3xf32>
+  %3 = aten.select.int %x, %m1 {dim = 0 : i64} : tensor<?x3xf32> -> tensor<3xf32>
+  %4 = aten.neg %3 : tensor<3xf32> -> tensor<3xf32>
+  %5 = aten.select.int %y, %c3 {dim = 1 : i64} : tensor<?x?xf32> -> tensor<?xf32>
+  %6 = aten.neg %5 : tensor<?xf32> -> tensor<?xf32>
+  %7 = aten.select.int %ei, %k {dim = 0 : i64} : tensor<2x?xi64> -> tensor<?xi64>
+  %8 = aten.neg %7 : tensor<?xi64> -> tensor<?xi64>
+  func.return %1, %2, %4, %6, %8 : tensor<f32>, tensor<3xf32>, tensor<3xf32>, tensor<?xf32>, tensor<?xi64>
+}
+// CHECK-LABEL: func.func @select_checked(
+// CHECK-SAME: attributes {te.index_sites = ["select.int: index 0 into dim 0 of size N of argument 'x'", "select.int: index -1 into dim 0 of size N of argument 'x'", "select.int: index 3 into dim 1 of size T of argument 'y'", "select.int: index k into dim 0 of size 2 of argument 'ei'"]} {
+// CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT: [[C2:%[0-9]+]] = arith.constant 2 : index
+// CHECK-NEXT: [[C3:%[0-9]+]] = arith.constant 3 : index
+// CHECK-NEXT: %c0 = arith.constant 0 : index
+// CHECK-NEXT: %m1 = arith.constant -1 : index
+// CHECK-NEXT: %c3 = arith.constant 3 : index
+// CHECK-NEXT: [[R:%[0-9]+]] = te.reduce "add" [] over {{\[}}[[C3]]] : tensor<f32> {
+// CHECK-NEXT: ^bb0([[I:%[0-9]+]]: index):
+// CHECK-NEXT:   [[K:%[0-9]+]] = arith.constant 0 : i64
+// CHECK-NEXT:   [[AT:%[0-9]+]] = te.index [[K]] in %N {site = 1 : i64} : i64
+// CHECK-NEXT:   [[LOAD:%[0-9]+]] = te.load %x{{\[}}[[AT]], [[I]]] : tensor<?x3xf32> -> f32
+// CHECK-NEXT:   te.yield [[LOAD]] : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: [[T:%[0-9]+]] = te.compute {{\[}}[[C3]]] : tensor<3xf32> {
+// CHECK-NEXT: ^bb0([[I:%[0-9]+]]: index):
+// CHECK-NEXT:   [[K:%[0-9]+]] = arith.constant 0 : i64
+// CHECK-NEXT:   [[AT:%[0-9]+]] = te.index [[K]] in %N {site = 1 : i64} : i64
+// CHECK-NEXT:   [[LOAD:%[0-9]+]] = te.load %x{{\[}}[[AT]], [[I]]] : tensor<?x3xf32> -> f32
+// CHECK-NEXT:   [[NEGF:%[0-9]+]] = arith.negf [[LOAD]] : f32
+// CHECK-NEXT:   te.yield [[NEGF]] : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: [[T_2:%[0-9]+]] = te.compute {{\[}}[[C3]]] : tensor<3xf32> {
+// CHECK-NEXT: ^bb0([[I:%[0-9]+]]: index):
+// CHECK-NEXT:   [[K:%[0-9]+]] = arith.constant -1 : i64
+// CHECK-NEXT:   [[AT:%[0-9]+]] = te.index [[K]] in %N {site = 2 : i64, wrap} : i64
+// CHECK-NEXT:   [[LOAD:%[0-9]+]] = te.load %x{{\[}}[[AT]], [[I]]] : tensor<?x3xf32> -> f32
+// CHECK-NEXT:   [[NEGF:%[0-9]+]] = arith.negf [[LOAD]] : f32
+// CHECK-NEXT:   te.yield [[NEGF]] : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: [[T_3:%[0-9]+]] = te.compute [%E] : tensor<?xf32> {
+// CHECK-NEXT: ^bb0([[I:%[0-9]+]]: index):
+// CHECK-NEXT:   [[K:%[0-9]+]] = arith.constant 3 : i64
+// CHECK-NEXT:   [[AT:%[0-9]+]] = te.index [[K]] in %T {site = 3 : i64} : i64
+// CHECK-NEXT:   [[LOAD:%[0-9]+]] = te.load %y{{\[}}[[I]], [[AT]]] : tensor<?x?xf32> -> f32
+// CHECK-NEXT:   [[NEGF:%[0-9]+]] = arith.negf [[LOAD]] : f32
+// CHECK-NEXT:   te.yield [[NEGF]] : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: [[K:%[0-9]+]] = arith.index_cast %k : index to i64
+// CHECK-NEXT: [[T_4:%[0-9]+]] = te.compute [%E] : tensor<?xi64> {
+// CHECK-NEXT: ^bb0([[I:%[0-9]+]]: index):
+// CHECK-NEXT:   [[AT:%[0-9]+]] = te.index [[K]] in [[C2]] {site = 4 : i64, wrap} : i64
+// CHECK-NEXT:   [[LOAD:%[0-9]+]] = te.load %ei{{\[}}[[AT]], [[I]]] : tensor<2x?xi64> -> i64
+// CHECK-NEXT:   [[CST:%[0-9]+]] = arith.constant 0 : i64
+// CHECK-NEXT:   [[SUBI:%[0-9]+]] = arith.subi [[CST]], [[LOAD]] : i64
+// CHECK-NEXT:   te.yield [[SUBI]] : i64
+// CHECK-NEXT: }
+// CHECK-NEXT: func.return [[R]], [[T]], [[T_2]], [[T_3]], [[T_4]] : tensor<f32>, tensor<3xf32>, tensor<3xf32>, tensor<?xf32>, tensor<?xi64>
 // CHECK-NEXT: }
 // CHECK-NOT: aten.
+
+// In loops each check runs once per nest, before its loops (its operands are
+// outside them), and when the dim is empty (N = 0, T = 0) the nest does not run at
+// all: the site is stored instead, whatever the other extents (E) are.
+// LOOPS-LABEL: func.func @select_checked(
+// LOOPS:      %N_empty = arith.cmpi eq, %N, %c0 : index
+// LOOPS-NEXT: scf.if %N_empty {
+// LOOPS-NEXT:   [[SITE:%[0-9]+]] = arith.constant 1 : i32
+// LOOPS-NEXT:   memref.store [[SITE]], %status[%c0] : memref<?xi32>
+// LOOPS-NEXT: } else {
+// LOOPS-NEXT:   [[I:%[0-9]+]] = arith.index_cast {{%[0-9]+}} : i64 to index
+// LOOPS-NEXT:   [[BAD:%[0-9]+]] = arith.cmpi uge, [[I]], %N : index
+// LOOPS-NEXT:   scf.if [[BAD]] {
+// LOOPS-NEXT:     [[SITE:%[0-9]+]] = arith.constant 1 : i32
+// LOOPS-NEXT:     memref.store [[SITE]], %status[%c0] : memref<?xi32>
+// LOOPS-NEXT:   }
+// LOOPS-NEXT:   [[AT:%[0-9]+]] = arith.select [[BAD]], %c0, [[I]] : index
+// LOOPS-NEXT:   scf.for
+// LOOPS:      scf.if %N_empty {
+// LOOPS:      scf.if %N_empty {
+// LOOPS-NEXT:   [[SITE:%[0-9]+]] = arith.constant 2 : i32
+// LOOPS:        [[NEG:%[0-9]+]] = arith.cmpi slt, [[I:%[0-9]+]], %c0 : index
+// LOOPS-NEXT:   [[WRAPPED:%[0-9]+]] = arith.addi [[I]], %N : index
+// LOOPS-NEXT:   [[J:%[0-9]+]] = arith.select [[NEG]], [[WRAPPED]], [[I]] : index
+// LOOPS-NEXT:   [[BAD:%[0-9]+]] = arith.cmpi uge, [[J]], %N : index
+// LOOPS:      %T_empty = arith.cmpi eq, %T, %c0 : index
+// LOOPS-NEXT: scf.if %T_empty {
+// LOOPS-NEXT:   [[SITE:%[0-9]+]] = arith.constant 3 : i32
+// LOOPS-NEXT:   memref.store [[SITE]], %status[%c0] : memref<?xi32>
+// LOOPS-NEXT: } else {
+// LOOPS:        [[BAD:%[0-9]+]] = arith.cmpi uge, {{%[0-9]+}}, %T : index
+// LOOPS:        scf.for {{%[0-9]+}} = %c0 to %E step
+// LOOPS:      [[BAD:%[0-9]+]] = arith.cmpi uge, {{%[0-9]+}}, {{%[0-9a-z]+}} : index
+// LOOPS-NEXT: scf.if [[BAD]] {
+// LOOPS-NEXT:   [[SITE:%[0-9]+]] = arith.constant 4 : i32
+// LOOPS:      scf.for {{%[0-9]+}} = %c0 to %E step
+// LOOPS:      func.return
 
 // slice.Tensor, Python semantics: [0:INT64_MAX] is the whole dim (the extent is N,
 // normalized and clamped); [1:N:2] has ceil((N - 1) / 2) rows read at 2 * i + 1;
