@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import functools
 import importlib
+import json
 import math
 import os
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass
 
@@ -160,3 +162,16 @@ def assert_canonical(loops: str, what: str) -> None:
 @pytest.fixture(params=MODELS)
 def model_name(request) -> str:
     return request.param
+
+
+def in_child(module: str, *args: object, timeout: float = 1200) -> tuple[int, str, list[dict]]:
+    """Run `<module>.child(*args)` (a test module's function printing one JSON object per
+    line) in a new Python process, so that a call that crashes the process fails the test
+    that asked for it instead of killing pytest: (exit code, stderr, the objects)."""
+    tests = os.path.dirname(os.path.abspath(__file__))
+    code = (f"import sys; sys.path[:0] = [{ROOT!r}, {tests!r}]; "
+            f"import {module}; {module}.child(*{args!r})")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+                          env={**os.environ, "OMP_NUM_THREADS": "2"})
+    return proc.returncode, proc.stderr, [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+

@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import functools
 import json
-import os
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 import torch
-from conftest import ROOT, TOLERANCE, relative_error
+from conftest import TOLERANCE, in_child, relative_error
 
 DTYPES = {"f32": torch.float32, "f64": torch.float64}
 
@@ -177,18 +174,9 @@ def child(name: str, directory: str) -> None:
 @functools.cache
 def outcomes(name: str) -> tuple[int, str, dict[tuple[str, str, str], dict]]:
     """(exit code, stderr, {(how, dtype, case): result}) of the child running `name`."""
-    tests = str(Path(__file__).parent)
     with tempfile.TemporaryDirectory(prefix=f"constant_index_{name}_") as directory:
-        code = (f"import sys; sys.path[:0] = [{ROOT!r}, {tests!r}]; "
-                f"import test_constant_index; test_constant_index.child({name!r}, {directory!r})")
-        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1200, cwd=ROOT,
-                              env={**os.environ, "OMP_NUM_THREADS": "2"})
-    results = {}
-    for line in proc.stdout.splitlines():
-        if line.startswith("{"):
-            r = json.loads(line)
-            results[(r["how"], r["dtype"], r["case"])] = r
-    return proc.returncode, proc.stderr, results
+        code, stderr, results = in_child("test_constant_index", name, directory)
+    return code, stderr, {(r["how"], r["dtype"], r["case"]): r for r in results}
 
 
 def outcome(name: str, how: str, dtype: str, sizes: dict[str, int]) -> dict:

@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import torch
-from conftest import ROOT, TOLERANCE, model, relative_error
+from conftest import TOLERANCE, in_child, model, relative_error
 
 MODELS = ["lennard_jones", "schnet", "three_body"]
 DTYPES = {"f32": torch.float32, "f64": torch.float64}
@@ -106,17 +104,8 @@ def child(name: str) -> None:
 @functools.cache
 def outcomes(name: str) -> tuple[int, str, dict[tuple[str, str], dict]]:
     """(exit code, stderr, {(dtype, case): result}) of the child running `name`."""
-    tests = str(Path(__file__).parent)
-    code = (f"import sys; sys.path[:0] = [{ROOT!r}, {tests!r}]; "
-            f"import test_empty_sizes; test_empty_sizes.child({name!r})")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900, cwd=ROOT,
-                          env={**os.environ, "OMP_NUM_THREADS": "2"})
-    results = {}
-    for line in proc.stdout.splitlines():
-        if line.startswith("{"):
-            r = json.loads(line)
-            results[(r["dtype"], r["case"])] = r
-    return proc.returncode, proc.stderr, results
+    code, stderr, results = in_child("test_empty_sizes", name, timeout=900)
+    return code, stderr, {(r["dtype"], r["case"]): r for r in results}
 
 
 def outcome(name: str, dtype: str, case: str) -> dict:
