@@ -28,6 +28,19 @@ DTYPES = ["f32", "f64"]
 STAGE_NAMES = ["fx", "aten", "tensorexpr", "fused", "loops", "llvm", "ll", "opt.ll", "asm"]
 
 
+def _bench(argv: list[str]) -> int:
+    """`python -m bench` of the source checkout this package runs from: the benchmark
+    lives beside the library, not in it (it imports the library, and torch.compile)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    if not (root / "bench" / "__main__.py").is_file():
+        print("error: the benchmark is in the source repository (bench/): run `python -m bench` there",
+              file=sys.stderr)
+        return 2
+    return subprocess.run([sys.executable, "-m", "bench", *argv], cwd=root).returncode
+
+
 def _dtype(name: str):
     import torch
 
@@ -44,11 +57,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {argv[0]} {what}, not a file: {given[0]}", file=sys.stderr)
             return 2
     if argv and argv[0] == "bench":
-        from bench.harness import main as bench_main
-
-        return bench_main(argv[1:])
+        return _bench(argv[1:])
     if argv and argv[0] == "fuzz":
-        from pipeline.fuzz import main as fuzz_main
+        from pipeline.tools.fuzz import main as fuzz_main
 
         return fuzz_main(argv[1:])
     if argv and argv[0] == "opt":
@@ -115,7 +126,7 @@ def _positive(text: str) -> int:
 
 
 def _lammps_plugin(args: argparse.Namespace) -> int:
-    from pipeline.lammps import LammpsPluginError, build_plugin
+    from pipeline.md.lammps import LammpsPluginError, build_plugin
 
     try:
         print(build_plugin(args.output))
@@ -172,7 +183,7 @@ def _compile(args: argparse.Namespace) -> int:
         return 1
     if args.emit == "so":
         from codegen.object_file import LinkError
-        from pipeline.export import ExportError, export_library
+        from pipeline.deploy.export import ExportError, export_library
 
         try:
             library = export_library(compiled, args.output, target_cpu=args.target_cpu, name=example.name)
@@ -192,7 +203,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from pipeline.compiler import compile
     from pipeline.examples import load_example
-    from pipeline.peak import fma_gflops
+    from pipeline.tools.peak import fma_gflops, fraction_of_peak
 
     dtype = _dtype(args.dtype)
     example = load_example(args.model, training=args.training, dtype=dtype)
@@ -231,7 +242,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"  loop nests, mean per call (their sum {total * 1e3:.3f} ms; see the `loops` stage); "
               f"GFLOP/s against one thread's FMA peak (f32 {peaks['f32']:.0f}, f64 {peaks['f64']:.0f}):")
         for r in rows[:15]:
-            peak = r.fraction_of_peak()
+            peak = fraction_of_peak(r)
             rate = f"{r.gflops:7.2f} GFLOP/s {100 * peak:5.1f}% peak" if peak is not None else f"{'':27}"
             print(f"    {r.seconds * 1e3:9.3f} ms {100 * r.seconds / total if total else 0:5.1f}%  {rate}  {r.nest}")
     return 0
@@ -258,7 +269,7 @@ def _report(args: argparse.Namespace) -> int:
     inputs = example.inputs(n, dtype, 1)
     for _ in range(args.repeat if args.profile else 1):
         compiled(**inputs)
-    from pipeline.report import write_report
+    from pipeline.tools.report import write_report
 
     path = write_report(compiled, args.output)
     print(f"// {example.name}: wrote {path} (compiled in {compiled.timings['total_s']:.1f} s, run at N={n})",

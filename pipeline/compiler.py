@@ -117,14 +117,6 @@ class NestProfile:
     def gflops(self) -> float:
         return self.flops / self.seconds / 1e9 if self.seconds > 0 else 0.0
 
-    def fraction_of_peak(self) -> float | None:
-        """GFLOP/s over one thread's FMA ceiling for its float type (measured once,
-        `pipeline.peak`); None without float arithmetic. A parallel nest can exceed 1."""
-        if not self.dtype:
-            return None
-        from pipeline.peak import fma_gflops
-
-        return self.gflops / fma_gflops(torch.float64 if self.dtype == "f64" else torch.float32)
 
 
 @dataclass

@@ -20,7 +20,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).par
 from examples import md_potentials  # noqa: E402
 from examples.md_potentials import CUTOFF, SPECIES  # noqa: E402
 from pipeline import compile_potential  # noqa: E402
-from pipeline.ase import inputs  # noqa: E402
+from pipeline.md.ase import inputs  # noqa: E402
 from run_ase import crystal  # noqa: E402
 
 

@@ -3,7 +3,7 @@
     python examples/md/run_ase.py --model message_passing --repeat 4 --steps 500
 
 Compiles a model of examples/md_potentials.py with `pipeline.compile_potential` (traced
-once on a small cell: every size runs the same code), attaches `pipeline.ase.Calculator`
+once on a small cell: every size runs the same code), attaches `pipeline.md.ase.Calculator`
 to an fcc Ar/Kr crystal, runs NVE and prints the energy drift and the speed.
 """
 
@@ -26,7 +26,7 @@ from ase.md.verlet import VelocityVerlet  # noqa: E402
 
 from examples import md_potentials  # noqa: E402
 from pipeline import compile_potential  # noqa: E402
-from pipeline.ase import Calculator, inputs  # noqa: E402
+from pipeline.md.ase import Calculator, inputs  # noqa: E402
 
 
 def crystal(repeat: int, seed: int = 0) -> ase.Atoms:

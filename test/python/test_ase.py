@@ -13,7 +13,7 @@ from ase.calculators.calculator import PropertyNotImplementedError
 from ase.calculators.fd import calculate_numerical_forces, calculate_numerical_stress
 from ase.md.velocitydistribution import thermalize_momenta
 from ase.md.verlet import VelocityVerlet
-from pipeline.ase import Calculator
+from pipeline.md.ase import Calculator
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -15,7 +15,7 @@ from torch.export import Dim
 
 import pipeline
 from examples.md_potentials import CUTOFF, SPECIES, build
-from pipeline.potential import energy_forces_virial
+from pipeline.md.potential import energy_forces_virial
 
 N, E = Dim("N"), Dim("E")
 SHAPES = {"pos": {0: N}, "ref": {0: N}, "edge_index": {1: E}}

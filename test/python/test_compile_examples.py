@@ -15,6 +15,7 @@ from torch.export import Dim
 from conftest import DTYPES, TRACE_ATOMS, assert_canonical, assert_close, model
 
 from pipeline.compiler import compile
+from pipeline.tools.peak import fraction_of_peak
 
 ATOMS = [1, 7, 100, 2000]
 
@@ -116,5 +117,5 @@ def test_profile_counts_the_flops_of_a_dense_layer() -> None:
     native(torch.randn(n, k))
     rows = [r for r in native.profile() if r.nest.endswith("-> out0")]
     assert sum(r.flops for r in rows) == 2 * n * k * j and {r.dtype for r in rows} == {"f32"}
-    fraction = rows[0].fraction_of_peak()
+    fraction = fraction_of_peak(rows[0])
     assert fraction is not None and fraction > 0

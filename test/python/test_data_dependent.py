@@ -17,7 +17,7 @@ from torch.export import Dim
 
 from frontend.import_fx import UnsupportedOpError
 from pipeline.compiler import CompiledFunction, compile
-from pipeline.export import STATUS_CODES, export_library
+from pipeline.deploy.export import STATUS_CODES, export_library
 
 DIMS = [{0: Dim("N")}, {1: Dim("E")}]
 SIZES = [(5, 7), (40, 300), (9, 2), (64, 900)]

@@ -180,7 +180,7 @@ int main(void) {
 def driver(directory: Path, dtype: str) -> Path:
     """lennard_jones (every size from 0) exported for x86-64-v3 (valgrind decodes no
     AVX-512), and DRIVER built against it with the system cc."""
-    from pipeline.export import export_library
+    from pipeline.deploy.export import export_library
 
     _, compiled = compile_model("lennard_jones", DTYPES[dtype])
     name = f"lj_empty_{dtype}"
@@ -204,7 +204,7 @@ def built(tmp_path_factory: pytest.TempPathFactory):
 
 
 def check_driver_output(stdout: str) -> None:
-    from pipeline.export import STATUS_CODES
+    from pipeline.deploy.export import STATUS_CODES
 
     codes = {k: v for k, (v, _) in STATUS_CODES.items()}
     lines = {line.split(" ", 1)[0]: line.split(" ", 2)[1:] for line in stdout.splitlines()}

@@ -20,7 +20,7 @@ from conftest import DTYPES, MODELS, ROOT, TOLERANCE, model, needs_tools, relati
 from test_compile_examples import compiled
 
 from codegen.object_file import exported_symbols
-from pipeline.export import STATUS_CODES, ExportError, export_library
+from pipeline.deploy.export import STATUS_CODES, ExportError, export_library
 
 sys.path.insert(0, str(Path(ROOT) / "examples" / "deploy"))
 from make_system import write_system  # noqa: E402

@@ -22,8 +22,8 @@ import torch
 from conftest import ROOT, missing_tools, needs_tools
 
 import pipeline
-import pipeline.export
-from pipeline import fuzz
+import pipeline.deploy.export
+from pipeline.tools import fuzz
 from pipeline.compiler import CompiledFunction
 
 
@@ -229,7 +229,7 @@ def test_a_wrong_answer_without_edges_is_caught(monkeypatch) -> None:
 def test_a_library_that_disagrees_with_the_jit_is_caught(monkeypatch) -> None:
     """A manifest that lists edge_index and triplets in the other order than the C
     function takes them: the fuzzer calls the library as the manifest says."""
-    export = pipeline.export.export_library
+    export = pipeline.deploy.export.export_library
 
     def swapped_manifest(compiled, directory, **options):
         library = export(compiled, directory, **options)
@@ -240,7 +240,7 @@ def test_a_library_that_disagrees_with_the_jit_is_caught(monkeypatch) -> None:
         library.with_suffix(".json").write_text(json.dumps(manifest))
         return library
 
-    monkeypatch.setattr(pipeline.export, "export_library", swapped_manifest)
+    monkeypatch.setattr(pipeline.deploy.export, "export_library", swapped_manifest)
     kinds, text = kinds_of(SHUFFLED, torch.float32, fuzz.Plan(export=True))
     assert kinds == ["library"], text
 

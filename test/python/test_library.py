@@ -13,7 +13,7 @@ from conftest import needs_tools
 from torch.export import Dim
 
 import pipeline
-from pipeline.library import LibraryError
+from pipeline.deploy.library import LibraryError
 
 pytestmark = needs_tools("cc")
 

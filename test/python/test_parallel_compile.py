@@ -24,7 +24,7 @@ from xdsl.utils.exceptions import DiagnosticException
 import pipeline.parallel_compile as parallel_compile
 from codegen.forked import Forked, WorkerError
 from codegen.split_module import EXPORTED, plan, restrict
-from pipeline.export import export_library
+from pipeline.deploy.export import export_library
 from pipeline.compiler import REPLAYED, compile
 from pipeline.registry import context
 from xdsl.parser import Parser

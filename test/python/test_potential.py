@@ -10,10 +10,10 @@ import torch
 from conftest import DTYPES, TOLERANCE, needs_tools, relative_error
 from md_systems import NAMES, crystal, model, potential
 
-from pipeline.ase import inputs
+from pipeline.md.ase import inputs
 from pipeline.compiler import CallError
-from pipeline.export import ExportError
-from pipeline.potential import energy_forces_virial
+from pipeline.deploy.export import ExportError
+from pipeline.md.potential import energy_forces_virial
 from examples.md_potentials import CUTOFF, SPECIES
 
 FIELDS = ("energy", "energies", "forces", "virial")
@@ -121,8 +121,8 @@ def test_exported_entry_point(tmp_path, dtype: torch.dtype) -> None:
 
 def test_plain_function_is_not_a_potential(tmp_path) -> None:
     from pipeline import compile
-    from pipeline.potential import PotentialInfo
-    from pipeline.export import export_library
+    from pipeline.md.potential import PotentialInfo
+    from pipeline.deploy.export import export_library
 
     fn = compile(lambda x: (x * 2.0).sum(), [torch.ones(4, dtype=torch.float64)])
     with pytest.raises(ExportError, match="is not a potential"):
@@ -149,7 +149,7 @@ def through_edges(model: torch.nn.Module):
 
 def test_own_derivatives() -> None:
     """compile_potential(..., differentiate=False) compiles the user's own function as it is."""
-    from pipeline.potential import compile_potential
+    from pipeline.md.potential import compile_potential
 
     dtype = torch.float64
     own = through_edges(model("message_passing", dtype))

@@ -7,7 +7,6 @@ extras (MACE: where mace-torch imports, a venv of its own; its "bench" configura
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,8 +19,8 @@ from ase.calculators.fd import calculate_numerical_forces, calculate_numerical_s
 from examples.common import CUTOFF  # noqa: E402
 from examples import real_models  # noqa: E402
 from examples.real_models import CONFIGS, TYPE_NAMES  # noqa: E402
-from pipeline.ase import Calculator, inputs  # noqa: E402
-from pipeline.potential import compile_potential, energy_forces_virial  # noqa: E402
+from pipeline.md.ase import Calculator, inputs  # noqa: E402
+from pipeline.md.potential import compile_potential, energy_forces_virial  # noqa: E402
 
 NAMES = [name for name in real_models.MODELS if not real_models.unavailable(name)]
 if not NAMES:
@@ -79,7 +78,7 @@ def test_nequip_in_lammps(tmp_path_factory: pytest.TempPathFactory) -> None:
         pytest.skip(f"LAMMPS is not available: {missing}")
     if why := missing_tools("cc", "c++"):
         pytest.skip(why)
-    from pipeline.lammps import build_plugin
+    from pipeline.md.lammps import build_plugin
 
     root = tmp_path_factory.mktemp("nequip_lammps")
     plugin = build_plugin(root / "plugin")

@@ -22,7 +22,7 @@ from xdsl.parser import Parser
 from dialects import tensorexpr as te
 from pipeline import compile
 from pipeline.registry import context
-from pipeline.report import write_report
+from pipeline.tools.report import write_report
 
 
 @pytest.fixture(scope="module")

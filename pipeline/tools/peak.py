@@ -22,6 +22,7 @@ import llvmlite.binding as llvm
 import torch
 
 from codegen.llvm_ir import host_target_machine
+from pipeline.compiler import NestProfile
 from transforms.schedule import host_vector_bits
 
 CHAINS = 12  # independent accumulators: FMA latency (4-5 cycles) x 2 ports, and some
@@ -99,3 +100,11 @@ def mm_gflops(dtype: torch.dtype = torch.float32, size: int = 1024) -> float:
     finally:
         torch.set_num_threads(threads)
     return 2.0 * size**3 / best / 1e9
+
+
+def fraction_of_peak(nest: NestProfile) -> float | None:
+    """A profiled nest's GFLOP/s over one thread's FMA ceiling for its float type; None
+    without float arithmetic. A parallel nest can exceed 1."""
+    if not nest.dtype:
+        return None
+    return nest.gflops / fma_gflops(torch.float64 if nest.dtype == "f64" else torch.float32)

@@ -30,11 +30,9 @@ import torch
 from torch import Tensor
 
 from pipeline.compiler import CallError, CompiledFunction, compile
-from pipeline.export import PotentialInfo, export_library
+from pipeline.deploy.export import PotentialInfo, export_library
 
 ARGUMENTS = ("species", "positions", "edge_index", "shifts", "n_local")
-HEADER = Path(__file__).with_name("pipeline_potential.h")
-"""The model-independent C ABI of potential libraries (copied next to each export)."""
 
 
 class PotentialResult(NamedTuple):

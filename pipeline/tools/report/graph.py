@@ -14,7 +14,7 @@ from __future__ import annotations
 import colorsys
 import html
 
-from pipeline.report.model import Report
+from pipeline.tools.report.model import Report
 
 MAX_NODES = 3000
 """Beyond this `dot` takes minutes: the report lists the ops without a picture."""

@@ -1,6 +1,6 @@
 """An ASE calculator around a compiled potential.
 
-    from pipeline.ase import Calculator
+    from pipeline.md.ase import Calculator
     atoms.calc = Calculator(potential)            # or Calculator(potential, species=["Ar", "Kr"])
     atoms.get_potential_energy(); atoms.get_forces(); atoms.get_stress()
 
@@ -21,7 +21,7 @@ from ase import Atoms
 from ase.calculators.calculator import Calculator as _AseCalculator
 from ase.calculators.calculator import PropertyNotImplementedError, all_changes
 
-from pipeline.potential import Potential
+from pipeline.md.potential import Potential
 
 _VOIGT = ((0, 0), (1, 1), (2, 2), (1, 2), (0, 2), (0, 1))
 

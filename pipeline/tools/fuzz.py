@@ -512,11 +512,11 @@ class Library:
     @classmethod
     def export(cls, compiled: Any) -> Library:
         """`export_library` into a new temporary directory, under a name of its own."""
-        import pipeline.export
+        import pipeline.deploy.export
 
         directory = Path(tempfile.mkdtemp(prefix="fuzz-library-"))
         try:
-            return cls(pipeline.export.export_library(compiled, directory, name=f"fuzz{os.getpid()}_{next(cls._ids)}"))
+            return cls(pipeline.deploy.export.export_library(compiled, directory, name=f"fuzz{os.getpid()}_{next(cls._ids)}"))
         except BaseException:
             shutil.rmtree(directory, ignore_errors=True)
             raise
@@ -556,13 +556,25 @@ def load(source: str) -> Callable[[torch.dtype], Callable[..., Any]]:
     return namespace["make"]
 
 
-def system(n: int, dtype: torch.dtype, seed: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Positions, edges and triplets (every pair of distinct edges leaving one atom)."""
-    from examples.common import CUTOFF, random_system
-    from examples.three_body import triplets_of
+CUTOFF = 2.5
+"""The radius of the graph: about 6 neighbors an atom on the lattice below."""
 
-    pos, edge_index = random_system(n, dtype=dtype, seed=seed, neighbors=6.0)
-    return pos, edge_index, triplets_of(pos, edge_index, CUTOFF)
+
+def system(n: int, dtype: torch.dtype, seed: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Positions, edges and triplets (every ordered pair of distinct edges leaving one atom)
+    of a small cluster: atoms on random sites of a cubic lattice of spacing 1.6, each moved
+    by less than 0.3 along each axis, so no two are closer than 1 (no r near 0 to divide
+    by). Edges are every directed pair within CUTOFF, sorted by their first atom; sizes are
+    the fuzzer's (at most a few dozen atoms), so all pairs are compared."""
+    g = torch.Generator().manual_seed(seed)
+    side = max(1, math.ceil(n ** (1 / 3) - 1e-9))
+    grid = torch.arange(side, dtype=torch.float64)
+    sites = torch.cartesian_prod(grid, grid, grid).reshape(-1, 3)[torch.randperm(side**3, generator=g)[:n]]
+    pos = 1.6 * sites + 0.3 * (2 * torch.rand(n, 3, generator=g, dtype=torch.float64) - 1)
+    i, j = torch.nonzero((torch.cdist(pos, pos) < CUTOFF) & ~torch.eye(n, dtype=torch.bool)).T
+    edges = i.shape[0]
+    a, b = torch.nonzero((i[:, None] == i[None, :]) & ~torch.eye(edges, dtype=torch.bool)).T
+    return pos.to(dtype), torch.stack([i, j]), torch.stack([a, b])
 
 
 def degenerate_systems(dtype: torch.dtype) -> dict[str, dict[str, torch.Tensor]]:
@@ -915,7 +927,7 @@ def reproducer(source: str, dtype: torch.dtype, error: str, plan: Plan = Plan())
     return (f'"""A case found by `python -m pipeline fuzz`: run it from the repository root.\n\n'
             f'    python {{this file}}\n"""\n# The failure:\n{note}\n\n{source}\n\n'
             f'if __name__ == "__main__":\n    import sys\n    sys.path.insert(0, ".")\n'
-            f'    from pipeline.fuzz import Plan, check\n'
+            f'    from pipeline.tools.fuzz import Plan, check\n'
             f'    check(open(__file__).read(), torch.{str(dtype).split(".")[1]},\n          {plan!r})\n'
             f'    print("no longer fails")\n')
 

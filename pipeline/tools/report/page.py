@@ -14,9 +14,9 @@ from pygments.lexer import RegexLexer
 from pygments.lexers import DiffLexer, LlvmLexer, PythonLexer
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text
 
-from pipeline.report.charts import lifetimes, time_bars
-from pipeline.report.graph import fusion_svg, nest_color
-from pipeline.report.model import Report
+from pipeline.tools.report.charts import lifetimes, time_bars
+from pipeline.tools.report.graph import fusion_svg, nest_color
+from pipeline.tools.report.model import Report
 
 MAX_TEXT = 100_000
 """Characters of one stage's IR in the page (the LLVM stages of a real model run to MBs)."""

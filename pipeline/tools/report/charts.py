@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import html
 
-from pipeline.report.graph import nest_color
-from pipeline.report.model import Buffer, Nest
+from pipeline.tools.report.graph import nest_color
+from pipeline.tools.report.model import Buffer, Nest
 
 
 def _bytes(n: int | None) -> str:

@@ -1,0 +1,7 @@
+"""`python -m bench` (from the repository root): the benchmark, see bench/README.md."""
+
+import sys
+
+from bench.harness import main
+
+sys.exit(main(sys.argv[1:]))
