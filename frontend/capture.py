@@ -12,17 +12,16 @@ at other sizes and compares the graphs, for a user who wants the proof.
 
 Library code sees what torch.compile / torch.export would show it: TorchScript
 runs as its Python source and `torch.compiler.is_compiling()` is True.
+
+How the examples bind to the parameters and which dims are dynamic is
+`frontend.arguments`; the check of the trace's guards, `frontend.guards`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import inspect
 import itertools
-import os
 import re
-import sys
-import sysconfig
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,23 +31,19 @@ import sympy
 import torch
 import torch.fx
 import torch.fx.traceback as fx_traceback
+from frontend.arguments import DynamicShapes, arg_names, by_name, dynamic_dims, entries, finite
 from frontend.decompositions import decompositions
+from frontend.errors import CaptureError
+from frontend.guards import check_guards, users_frame
 from frontend.functionalize import Unsupported, functionalize, mutates
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.export import Dim
 from torch.fx.experimental.proxy_tensor import make_fx
-from torch.utils._sympy.functions import FloorDiv, Mod, PythonMod
-from torch.utils._sympy.numbers import int_oo
-from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 from torch.fx.experimental.symbolic_shapes import (
     DimDynamic,
     ShapeEnv,
     StatelessSymbolicContext,
 )
-
-
-class CaptureError(Exception):
-    """The function cannot be captured as a graph valid at every size."""
 
 
 @dataclass(frozen=True)
@@ -85,9 +80,6 @@ class Captured:
     """The function returns one tensor, not a tuple (the graph returns a 1-tuple)."""
 
 
-DynamicShapes = Mapping[str | int, Any] | Sequence[Any] | None
-
-
 def capture(
     fn: Callable[..., Any],
     example_args: Sequence[torch.Tensor] | Mapping[str, torch.Tensor],
@@ -112,12 +104,12 @@ def capture(
     """
     call = fn
     if isinstance(example_args, Mapping):
-        names, call = _by_name(fn, example_args)
+        names, call = by_name(fn, example_args)
         if dynamic_shapes is not None and not isinstance(dynamic_shapes, Mapping):  # in the dict's order
-            dynamic_shapes = dict(zip(example_args, _entries(dynamic_shapes, len(example_args))))
+            dynamic_shapes = dict(zip(example_args, entries(dynamic_shapes, len(example_args))))
         example_args = tuple(example_args[n] for n in names)
     else:
-        names = _arg_names(fn, len(example_args))
+        names = arg_names(fn, len(example_args))
     if isinstance(check_args, Mapping):
         if set(check_args) != set(names):
             raise CaptureError(f"check_args names {', '.join(check_args)}; expected {', '.join(names)}")
@@ -127,10 +119,10 @@ def capture(
             raise CaptureError(f"argument '{name}' must be a torch.Tensor, got {type(a).__name__}")
         if a.device.type != "cpu":
             raise CaptureError(f"argument '{name}' is on {a.device}; only cpu is supported")
-    dims = _dynamic_dims(names, example_args, dynamic_shapes)
+    dims = dynamic_dims(names, example_args, dynamic_shapes)
     graph, env, fakes, symbols_at = _trace(call, example_args, dims, stack_traces, anchor=fn)
     sym_names = {s: dims[i][d].__name__ for (i, d), s in symbols_at.items()}
-    _check_guards(env, names, symbols_at, dims)
+    check_guards(env, names, symbols_at, dims)
 
     args = [
         ArgSpec(
@@ -146,7 +138,7 @@ def capture(
     symbols = []
     for n in dict.fromkeys(s for spec in args for s in spec.dims if isinstance(s, str)):
         dim = next(d for ds in dims for d in ds.values() if d.__name__ == n)
-        symbols.append(SymbolSpec(n, int(dim.min or 0), _finite(dim.max)))
+        symbols.append(SymbolSpec(n, int(dim.min or 0), finite(dim.max)))
 
     traced_code = graph.code
     single = _check_outputs(graph, getattr(fn, "__name__", "the function"))
@@ -175,145 +167,6 @@ def _forget_shape_envs() -> None:
             clear()
 
 
-# --------------------------------------------------------------------------- arguments
-
-
-def _arg_names(fn: Callable[..., Any], count: int) -> list[str]:
-    try:
-        params = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
-        params = []
-    names = [
-        p.name
-        for p in params
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
-    if any(p.kind == p.VAR_POSITIONAL for p in params) or len(names) < count:
-        names += [f"arg{i}" for i in range(len(names), count)]
-    return names[:count]
-
-
-def _by_name(fn: Callable[..., Any], example: Mapping[str, Any]) -> tuple[list[str], Callable[..., Any]]:
-    """The names of a dict of example arguments in the order `fn` takes them, and `fn`
-    called with them by name: a dict never binds by position. Keys that name no
-    parameter fill `*args` (in the dict's order), else `**kwargs`."""
-    what = getattr(fn, "__name__", "the function")
-    try:
-        params = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):  # no signature to read: every key by keyword
-        params = [inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)]
-    kinds = {p.kind for p in params}
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    keyword = [p for p in params if p.kind == p.KEYWORD_ONLY]
-    named = {p.name for p in positional + keyword}
-    extra = [k for k in example if k not in named]
-    missing = [p.name for p in positional + keyword if p.name not in example and p.default is p.empty]
-    if extra and not kinds & {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}:
-        raise CaptureError(f"example_args names {', '.join(repr(k) for k in extra)}, which {what} does not "
-                           f"take (its parameters: {', '.join(p.name for p in params) or 'none'})")
-    if missing:
-        raise CaptureError(f"example_args lacks {', '.join(repr(m) for m in missing)}, which {what} requires")
-    by_position = [p.name for p in positional if p.name in example]
-    star = bool(extra) and inspect.Parameter.VAR_POSITIONAL in kinds
-    if star and len(by_position) < len(positional):
-        raise CaptureError(f"example_args names {', '.join(repr(k) for k in extra)} for *args of {what}, "
-                           "so it must give every parameter before it too")
-    if not star:  # only positional-only parameters go by position, and they must be a prefix
-        by_position = [p.name for p in positional if p.kind == p.POSITIONAL_ONLY and p.name in example]
-        if by_position != [p.name for p in positional if p.kind == p.POSITIONAL_ONLY][:len(by_position)]:
-            raise CaptureError(f"example_args skips a positional-only parameter of {what}")
-    names = ([p.name for p in positional if p.name in example] + (extra if star else [])
-             + [p.name for p in keyword if p.name in example] + ([] if star else extra))
-    leading = by_position + (extra if star else [])
-
-    def call(*values: Any) -> Any:
-        given = dict(zip(names, values))
-        first = [given.pop(n) for n in leading]
-        return fn(*first, **given)
-
-    return names, call
-
-
-def _entries(shapes: Sequence[Any], count: int) -> Sequence[Any]:
-    if len(shapes) != count:
-        raise CaptureError(f"dynamic_shapes has {len(shapes)} entries for {count} arguments")
-    return shapes
-
-
-def _dynamic_dims(
-    names: list[str], args: Sequence[torch.Tensor], dynamic_shapes: DynamicShapes
-) -> list[dict[int, Dim]]:
-    """Per argument, `{dim: Dim}` of the dims declared dynamic, validated."""
-    per_arg: list[Any] = [None] * len(args)
-    if isinstance(dynamic_shapes, Mapping):
-        for key, spec in dynamic_shapes.items():
-            if isinstance(key, int) and 0 <= key < len(args):
-                per_arg[key] = spec
-            elif key in names:
-                per_arg[names.index(key)] = spec
-            else:
-                raise CaptureError(
-                    f"dynamic_shapes names '{key}', which is not an argument "
-                    f"(arguments: {', '.join(names)})"
-                )
-    elif dynamic_shapes is not None:
-        if len(dynamic_shapes) != len(args):
-            raise CaptureError(
-                f"dynamic_shapes has {len(dynamic_shapes)} entries for {len(args)} arguments"
-            )
-        per_arg = list(dynamic_shapes)
-
-    out: list[dict[int, Dim]] = []
-    for name, a, spec in zip(names, args, per_arg):
-        if spec is None:
-            spec = {}
-        elif isinstance(spec, (list, tuple)):
-            spec = {d: s for d, s in enumerate(spec) if s is not None}
-        dims: dict[int, Dim] = {}
-        for d, dim in spec.items():
-            if not isinstance(d, int) or not -a.dim() <= d < a.dim():
-                raise CaptureError(f"argument '{name}' has no dim {d} (rank {a.dim()})")
-            if dim is None:
-                continue
-            if not hasattr(dim, "__name__") or not hasattr(dim, "min"):
-                raise CaptureError(
-                    f"dynamic_shapes['{name}'][{d}] must be a torch.export.Dim, got {dim!r}"
-                )
-            size = int(a.shape[d])
-            if size < 2:
-                raise CaptureError(
-                    f"argument '{name}' dim {d % a.dim()} is dynamic ({dim.__name__}) but "
-                    f"was traced at size {size}: torch fixes sizes 0 and 1 to constants. "
-                    "Trace with an example of size >= 2."
-                )
-            lo, hi = dim.min or 0, _finite(dim.max)
-            if size < lo or (hi is not None and size > hi):
-                raise CaptureError(
-                    f"argument '{name}' dim {d % a.dim()} has size {size}, outside the "
-                    f"range [{lo}, {hi}] of {dim.__name__}"
-                )
-            dims[d % a.dim()] = dim
-        out.append(dims)
-
-    sizes: dict[str, int] = {}
-    for name, a, ds in zip(names, args, out):
-        for d, dim in ds.items():
-            if sizes.setdefault(dim.__name__, int(a.shape[d])) != a.shape[d]:
-                raise CaptureError(
-                    f"argument '{name}' dim {d} is {dim.__name__} = {a.shape[d]}, but "
-                    f"another use of {dim.__name__} has size {sizes[dim.__name__]}"
-                )
-    return out
-
-
-def _finite(value: Any) -> int | None:
-    try:
-        v = int(value)
-    except Exception:  # sympy's int_oo, None
-        return None
-    return v if v < 2**62 else None
-
-
 # --------------------------------------------------------------------------- tracing
 
 
@@ -328,7 +181,7 @@ class _ShapeEnv(ShapeEnv):
         self.first_replacement: dict[sympy.Symbol, sympy.Expr] = {}
 
     def _get_sloc(self, framework_loc: str | traceback.FrameSummary | None = None) -> Any:
-        return super()._get_sloc(framework_loc or _users_frame())
+        return super()._get_sloc(framework_loc or users_frame(_trace.__code__))
 
     def _set_replacement(self, a: sympy.Symbol, tgt: sympy.Expr, msg: str) -> None:
         super()._set_replacement(a, tgt, msg)
@@ -405,7 +258,7 @@ def _len_refusing(dim_names: Mapping[sympy.Symbol, str]) -> Callable[[torch.Tens
         if isinstance(size, torch.SymInt):
             names = sorted({dim_names[s] for s in size.node.expr.free_symbols if s in dim_names})
             if names:
-                caller = _users_frame()
+                caller = users_frame(_trace.__code__)
                 raise CaptureError(
                     f"len(tensor) on a dynamic dim ({', '.join(names)}) pins it"
                     + (f", at {caller.filename}:{caller.lineno}" if caller else "") + ": len() must return an int. "
@@ -494,148 +347,6 @@ def _check_outputs(graph: torch.fx.GraphModule, name: str) -> bool:
         graph.recompile()
     return single
 
-
-def _check_guards(
-    env: _ShapeEnv,
-    names: list[str],
-    symbols_at: dict[tuple[int, int], sympy.Symbol],
-    dims: list[dict[int, Dim]],
-) -> None:
-    """Every guard on a dynamic size must follow from its declared range alone."""
-    where: dict[sympy.Symbol, str] = {}
-    dim_of: dict[sympy.Symbol, str] = {}
-    ranges: dict[sympy.Symbol, ValueRanges] = {}
-    for (i, d), sym in symbols_at.items():
-        dim = dims[i][d]
-        where.setdefault(sym, f"argument '{names[i]}' dim {d} ({dim.__name__})")
-        dim_of[sym] = dim.__name__
-        hi = _finite(dim.max)
-        ranges[sym] = ValueRanges(max(2, dim.min or 0), int_oo if hi is None else hi)
-
-    def fail(syms: set[Any], what: str, loc: Any) -> None:
-        s = sorted(syms, key=str)[0]
-        line = _user_line(loc)
-        for sym, name in dim_of.items():
-            what = re.sub(rf"\b{sym}\b", name, what)
-        raise CaptureError(
-            f"{where[s]} is dynamic, but the function {what}"
-            + (f" at {line}" if line else "")
-            + "; the graph would be wrong at other sizes. Remove the dependence on "
-            "this size, or do not mark the dim dynamic."
-        )
-
-    pinned = [
-        (sym, f"fixes it to {value}" if not value.free_symbols else f"ties it to {value}")
-        for sym, value in env.replacements.items()
-        if sym in where and (not value.free_symbols or any(dim_of.get(s) != dim_of[sym] for s in value.free_symbols))
-    ]
-    if pinned:
-        # name a symbol pinned directly, not one tied to it first (as our own torch._check
-        # ties the uses of one Dim), and preferably one with a line of the user's
-        def rank(sym: sympy.Symbol) -> tuple[bool, bool]:
-            tied_first = bool(env.first_replacement.get(sym, sympy.S.One).free_symbols)
-            return tied_first, _user_line(env.replacements_slocs.get(sym)) is None
-
-        sym, what = min(pinned, key=lambda p: rank(p[0]))
-        fail({sym}, what, env.replacements_slocs.get(sym))
-    # our own ties (all uses of one Dim are equal) hold by construction
-    canonical = {s: next(t for t in dim_of if dim_of[t] == dim_of[s]) for s in dim_of}
-    for guard in env.guards:
-        syms = guard.expr.free_symbols & set(where)
-        expr = guard.expr.xreplace(canonical)
-        if syms and not _implied(expr, ranges):
-            fail(syms, f"requires {guard.expr}{_larger_min(expr, ranges, dim_of)}", guard.sloc)
-
-
-def _implied(expr: sympy.Basic, ranges: dict[sympy.Symbol, ValueRanges]) -> bool:
-    """Whether `expr` holds for every size in the declared ranges. A comparison is
-    decided on the range of the difference of its sides (`N//2 <= N` holds since
-    N - N//2 >= 0), after writing each N divided by a constant c as c*q + r with
-    0 <= r < c, so that N//c and N % c become the new symbols q and r."""
-    expr, ranges = _without_floor_division(expr, ranges)
-    if isinstance(expr, sympy.core.relational.Relational) and expr.rel_op in ("<=", "<", ">=", ">"):
-        small, large = (expr.lhs, expr.rhs) if expr.rel_op in ("<=", "<") else (expr.rhs, expr.lhs)
-        # expanded, N - N//2 cancels; unexpanded, a product keeps its factors together
-        # (N*(N-1) >= 12 for N >= 4, where interval arithmetic on N**2 - N cannot tell)
-        for gap in (sympy.expand(large - small), large - small):
-            try:
-                bound = bound_sympy(gap, {s: r for s, r in ranges.items() if s in gap.free_symbols})
-            except Exception:
-                continue
-            if bool(bound.lower >= 0) if expr.rel_op in ("<=", ">=") else bool(bound.lower > 0):
-                return True
-        return False
-    try:
-        bound = bound_sympy(expr, {s: r for s, r in ranges.items() if s in expr.free_symbols})
-    except Exception:
-        return False
-    return bool(bound.lower) is True and bound.lower == bound.upper
-
-
-def _larger_min(expr: sympy.Basic, ranges: dict[sympy.Symbol, ValueRanges], dim_of: dict[Any, str]) -> str:
-    """A hint: the smallest larger `min` of one Dim (up to 64) under which the guard holds."""
-    for sym in sorted(expr.free_symbols & set(ranges), key=str):
-        declared = ranges[sym]
-        for lo in range(int(declared.lower) + 1, 65):
-            if _implied(expr, {**ranges, sym: ValueRanges(lo, declared.upper)}):
-                return f" (true for {dim_of[sym]} >= {lo}: declare Dim(\"{dim_of[sym]}\", min={lo}))"
-    return ""
-
-
-def _without_floor_division(
-    expr: sympy.Basic, ranges: dict[sympy.Symbol, ValueRanges]
-) -> tuple[sympy.Basic, dict[sympy.Symbol, ValueRanges]]:
-    """`expr` with each size symbol N that is divided by a positive constant c
-    replaced by c*q + r (one c per symbol), and the ranges of q and r."""
-    ranges = dict(ranges)
-    divisions = [e for e in expr.atoms(FloorDiv, Mod, PythonMod)
-                 if e.args[0] in ranges and e.args[1].is_Integer and e.args[1] > 0]
-    for n in dict.fromkeys(d.args[0] for d in divisions):
-        c = next(int(d.args[1]) for d in divisions if d.args[0] == n)
-        q, r = sympy.Dummy(f"{n}_div_{c}", integer=True), sympy.Dummy(f"{n}_mod_{c}", integer=True)
-        declared = ranges.pop(n)
-        lo, hi = declared.lower, declared.upper
-        expr = expr.xreplace({d: q if isinstance(d, FloorDiv) else r for d in divisions
-                              if d.args[0] == n and d.args[1] == c}).xreplace({n: c * q + r})
-        ranges[q] = ValueRanges(lo // c, hi if hi is int_oo else hi // c)
-        ranges[r] = ValueRanges(0, c - 1)
-    return expr, ranges
-
-
-_NOT_USERS = (os.path.dirname(torch.__file__) + os.sep, sysconfig.get_paths()["stdlib"] + os.sep)
-_THIS_FILE = os.path.abspath(__file__)  # our own torch._check ties are no user's line
-
-
-def _is_users(file: str) -> bool:
-    """Whether a frame's file is the user's or a library's: not torch, the standard
-    library, this file, or generated code (FX's `<eval_with_key>`)."""
-    return os.path.isabs(file) and not file.startswith(_NOT_USERS) and file != _THIS_FILE
-
-
-def _users_frame() -> traceback.FrameSummary | None:
-    """The innermost frame of the calling stack in the user's or a library's code
-    that runs inside a trace (our own ties of sizes, made before it, have none)."""
-    frame = sys._getframe(1)
-    while frame is not None and not _is_users(frame.f_code.co_filename):
-        frame = None if frame.f_code is _trace.__code__ else frame.f_back
-    return None if frame is None else traceback.FrameSummary(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
-
-
-def _user_line(loc: Any) -> str | None:
-    """`file:line` of the user's code behind a guard, if the guard recorded one
-    (torch shortens its own paths, so only absolute paths outside torch and this
-    file count)."""
-    if loc is None:
-        return None
-    frame = getattr(loc, "framework_loc", None)
-    if isinstance(frame, traceback.FrameSummary) and _is_users(frame.filename):
-        return f"{frame.filename}:{frame.lineno}"
-    text = str(getattr(loc, "maybe_user_loc", None) or loc)
-    files = re.findall(r'File "([^"]+)", line (\d+)', text) or re.findall(
-        r"([\w./\\-]+\.py):(\d+)", text
-    )
-    user = [f for f in files if _is_users(f[0])]
-    return f"{user[-1][0]}:{user[-1][1]}" if user else None
 
 
 def _functionalize(
