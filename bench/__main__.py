@@ -2,6 +2,6 @@
 
 import sys
 
-from bench.harness import main
+from bench.cli import main
 
 sys.exit(main(sys.argv[1:]))
