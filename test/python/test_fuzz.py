@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import torch
@@ -28,7 +29,7 @@ from pipeline.compiler import CompiledFunction
 
 
 def program(params: str = "pos, edge_index, triplets", energy: str = "v5.sum() + 1e-3 * r.sum()") -> str:
-    return fuzz._TEMPLATE.format(
+    return fuzz.TEMPLATE.format(
         params=params,
         weights="    w0 = (torch.randn(4, 8, generator=g, dtype=torch.float64) / 2.0)"
                 ".to(rounded_to or dtype).to(dtype)",
@@ -254,9 +255,9 @@ def test_a_program_that_compares_nothing_fails() -> None:
 def test_the_driver_goes_on_and_reports_every_kind(tmp_path, monkeypatch) -> None:
     """With a stand-in check (no compile): each new kind is shrunk once and written
     out, known kinds are counted, the rejected and exported cases too."""
-    monkeypatch.setattr(fuzz, "can_export", lambda: True)  # nothing is exported here
+    monkeypatch.setattr(fuzz.driver, "can_export", lambda: True)  # nothing is exported here
     finite_sizes = fuzz.finite_sizes
-    monkeypatch.setattr(fuzz, "finite_sizes", lambda source, dtype: [] if "torch.sin(" in source
+    monkeypatch.setattr(fuzz.driver, "finite_sizes", lambda source, dtype: [] if "torch.sin(" in source
                         else finite_sizes(source, dtype))
 
     def stand_in(source: str, dtype: torch.dtype, plan: fuzz.Plan) -> fuzz.Checked:
@@ -283,6 +284,16 @@ def test_the_driver_goes_on_and_reports_every_kind(tmp_path, monkeypatch) -> Non
     assert "torch.tanh" in numbers.reproducer.read_text()
     summary = outcome.summary()
     assert "failures by kind" in summary and "binding" in summary and str(numbers.reproducer) in summary
+
+
+def test_the_package_is_split_by_job() -> None:
+    """Each module of pipeline/tools/fuzz/ says why it exists and stays small."""
+    modules = sorted(Path(fuzz.__file__).parent.glob("*.py"))
+    assert {m.stem for m in modules} >= {"programs", "systems", "plans", "reference", "isolation", "case", "driver"}
+    for module in modules:
+        text = module.read_text()
+        assert ast.get_docstring(ast.parse(text)), module.name
+        assert len(text.splitlines()) < 400, module.name
 
 
 def test_reproducer_runs(tmp_path) -> None:
