@@ -1,7 +1,7 @@
 // RUN: pipeline-opt %s --split-input-file -p lower-tensorexpr-to-loops | filecheck %s
 // RUN: pipeline-opt %s --split-input-file -p lower-tensorexpr-to-loops | filecheck %s --check-prefix=GONE
 
-// lower-tensorexpr-to-loops following the schedule's attributes (set by the
+// lower-tensorexpr-to-loops, te.reduce, following the schedule's attributes (set by the
 // `schedule` pass; here written by hand). Without te.order a te.reduce has its
 // reduction loops innermost and carries the accumulator in scf.for iter_args (a
 // dot product, its addf marked fastmath<reassoc,contract>). When te.order puts
@@ -184,95 +184,6 @@ func.func @norm(%N: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}) -> te
 // GONE-NOT:   memref.load %out0
 
 // -----
-// A scatter partitioned along dim 0 (te.partition), onto zeros written straight
-// into the output (a constant base is filled, not copied): min(threads, ceil(E / 64))
-// row blocks of N, one per iteration of an scf.parallel; each block scans every
-// edge, computes its destination row, and only when the row is in its block
-// [N * p / parts, N * (p + 1) / parts) computes the message (the exp) and adds it.
-// The team count is never 0: of the loops around the index into N only the one over
-// E runs to %E_run (0 when N = 0 and E > 0, tested at the entry).
-func.func @partitioned(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["E", 3 : i64]}, %dst: tensor<?xi64> {te.dims = ["E"]}, %base: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}) -> tensor<?x3xf32> {
-  %c3 = arith.constant 3 : index
-  %zero = te.compute [%N, %c3] : tensor<?x3xf32> {
-  ^bb0(%i: index, %j: index):
-    %z = arith.constant 0.000000e+00 : f32
-    te.yield %z : f32
-  }
-  %s = te.scatter "add" %zero over [%E, %c3] {te.parallel = 64 : i64, te.partition = 0 : i64} : tensor<?x3xf32> -> tensor<?x3xf32> {
-  ^bb0(%e: index, %j: index):
-    %r = te.load %dst[%e] : tensor<?xi64> -> i64
-    %n = te.index %r in %N {site = 1 : i64} : i64
-    %v = te.load %x[%e, %j] : tensor<?x3xf32> -> f32
-    %m = math.exp %v : f32
-    te.update [%n, %j], %m : f32
-  }
-  func.return %s : tensor<?x3xf32>
-}
-// CHECK-LABEL: func.func @partitioned(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["E", 3 : i64]}, %dst: memref<?xi64> {te.dims = ["E"]}, %base: memref<?xf32> {te.dims = ["N", 3 : i64]}, %out0: memref<?xf32> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
-// CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
-// CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
-// CHECK-NEXT: %c3 = arith.constant 3 : index
-// CHECK-NEXT: %z = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : index
-// CHECK-NEXT: %N_empty = arith.cmpi eq, %N, [[C0]] : index
-// CHECK-NEXT: %E_nonzero = arith.cmpi ne, %E, [[C0]] : index
-// CHECK-NEXT: %empty_index = arith.andi %N_empty, %E_nonzero : i1
-// CHECK-NEXT: %E_run = arith.select %empty_index, [[C0]], %E : index
-// CHECK-NEXT: scf.for [[IV:%[0-9]+]] = [[C0]] to %N step [[C1]] {
-// CHECK-NEXT:   scf.for [[IV_2:%[0-9]+]] = [[C0]] to %c3 step [[C1]] {
-// CHECK-NEXT:     [[MULI:%[0-9]+]] = arith.muli [[IV]], %c3 : index
-// CHECK-NEXT:     [[ADDI:%[0-9]+]] = arith.addi [[MULI]], [[IV_2]] : index
-// CHECK-NEXT:     memref.store %z, %out0{{\[}}[[ADDI]]] : memref<?xf32>
-// CHECK-NEXT:   }
-// CHECK-NEXT: }
-// CHECK-NEXT: [[CEILDIVUI:%[0-9]+]] = arith.ceildivui %E, [[C64]] : index
-// CHECK-NEXT: [[MINSI:%[0-9]+]] = arith.minsi %num_threads, [[CEILDIVUI]] : index
-// CHECK-NEXT: [[MAXSI:%[0-9]+]] = arith.maxsi [[MINSI]], [[C1]] : index
-// CHECK-NEXT: "scf.parallel"([[C0]], [[MAXSI]], [[C1]]) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
-// CHECK-NEXT: ^bb0(%part: index):
-// CHECK-NEXT:   [[MULI_2:%[0-9]+]] = arith.muli %N, %part : index
-// CHECK-NEXT:   [[DIVUI:%[0-9]+]] = arith.divui [[MULI_2]], [[MAXSI]] : index
-// CHECK-NEXT:   [[ADDI_2:%[0-9]+]] = arith.addi %part, [[C1]] : index
-// CHECK-NEXT:   [[MULI_3:%[0-9]+]] = arith.muli %N, [[ADDI_2]] : index
-// CHECK-NEXT:   [[DIVUI_2:%[0-9]+]] = arith.divui [[MULI_3]], [[MAXSI]] : index
-// CHECK-NEXT:   scf.for [[IV_3:%[0-9]+]] = [[C0]] to %E_run step [[C1]] {
-// CHECK-NEXT:     [[LOAD:%[0-9]+]] = memref.load %dst{{\[}}[[IV_3]]] : memref<?xi64>
-// CHECK-NEXT:     [[INDEX_CAST:%[0-9]+]] = arith.index_cast [[LOAD]] : i64 to index
-// CHECK-NEXT:     [[CMPI:%[0-9]+]] = arith.cmpi uge, [[INDEX_CAST]], %N : index
-// CHECK-NEXT:     scf.if [[CMPI]] {
-// CHECK-NEXT:       [[CST:%[0-9]+]] = arith.constant 1 : i32
-// CHECK-NEXT:       memref.store [[CST]], %status{{\[}}[[C0]]] : memref<?xi32>
-// CHECK-NEXT:     }
-// CHECK-NEXT:     [[SELECT:%[0-9]+]] = arith.select [[CMPI]], [[C0]], [[INDEX_CAST]] : index
-// CHECK-NEXT:     [[CMPI_2:%[0-9]+]] = arith.cmpi uge, [[SELECT]], [[DIVUI]] : index
-// CHECK-NEXT:     [[CMPI_3:%[0-9]+]] = arith.cmpi ult, [[SELECT]], [[DIVUI_2]] : index
-// CHECK-NEXT:     [[ANDI:%[0-9]+]] = arith.andi [[CMPI_2]], [[CMPI_3]] : i1
-// CHECK-NEXT:     scf.if [[ANDI]] {
-// CHECK-NEXT:       scf.for [[IV_4:%[0-9]+]] = [[C0]] to %c3 step [[C1]] {
-// CHECK-NEXT:         [[MULI_4:%[0-9]+]] = arith.muli [[IV_3]], %c3 : index
-// CHECK-NEXT:         [[ADDI_3:%[0-9]+]] = arith.addi [[MULI_4]], [[IV_4]] : index
-// CHECK-NEXT:         [[LOAD_2:%[0-9]+]] = memref.load %x{{\[}}[[ADDI_3]]] : memref<?xf32>
-// CHECK-NEXT:         %m = math.exp [[LOAD_2]] : f32
-// CHECK-NEXT:         [[MULI_5:%[0-9]+]] = arith.muli [[SELECT]], %c3 : index
-// CHECK-NEXT:         [[ADDI_4:%[0-9]+]] = arith.addi [[MULI_5]], [[IV_4]] : index
-// CHECK-NEXT:         [[LOAD_3:%[0-9]+]] = memref.load %out0{{\[}}[[ADDI_4]]] : memref<?xf32>
-// CHECK-NEXT:         [[ADDF:%[0-9]+]] = arith.addf [[LOAD_3]], %m : f32
-// CHECK-NEXT:         memref.store [[ADDF]], %out0{{\[}}[[ADDI_4]]] : memref<?xf32>
-// CHECK-NEXT:       }
-// CHECK-NEXT:     }
-// CHECK-NEXT:   }
-// CHECK-NEXT:   scf.reduce
-// CHECK-NEXT: }) {loops.min_chunk = 1 : i64} : (index, index, index) -> ()
-// CHECK-NEXT: scf.if %empty_index {
-// CHECK-NEXT:   [[SITE:%[0-9]+]] = arith.constant 1 : i32
-// CHECK-NEXT:   memref.store [[SITE]], %status{{\[}}[[C0]]] : memref<?xi32>
-// CHECK-NEXT: }
-// CHECK-NEXT: func.return
-// CHECK-NEXT: }
-// GONE-LABEL: func.func @partitioned(
-// GONE-NOT:   scf.parallel{{.*}}%E
-
-// -----
 // x @ B in register tiles (te.vector = 16, te.tile = [2 rows, 1 vector]), x fused
 // through an exp: rows go in ceil(E / 2) pairs, the second row of the last pair
 // clamped to row E - 1 (an odd E computes it twice: same values, same thread; no
@@ -344,44 +255,3 @@ func.func @x_b_tile(%E: index, %x: tensor<?x64xf32> {te.dims = ["E", 64 : i64]},
 // GONE-LABEL: func.func @x_b_tile(
 // GONE-NOT:   memref.load %b
 // GONE-NOT:   memref.load %out0
-
-// -----
-// A slice assignment with te.parallel and no te.partition (rows disjoint across
-// the loop over e, see schedule): its loop nest, as a sequential one would be, with
-// the outermost loop an scf.parallel (chunks of 53 rows); the base is written in
-// place (its only reader), no copy.
-func.func @slice_assign(%E: index, %x: tensor<?x96xf64> {te.dims = ["E", 96 : i64]}, %y: tensor<?xf64> {te.dims = ["E"]}) -> tensor<?x128xf64> {
-  %c128 = arith.constant 128 : index
-  %c96 = arith.constant 96 : index
-  %c32 = arith.constant 32 : index
-  %base = te.compute [%E, %c128] : tensor<?x128xf64> {
-  ^bb0(%i: index, %j: index):
-    %v = te.load %y[%i] : tensor<?xf64> -> f64
-    te.yield %v : f64
-  }
-  %a = te.scatter "assign" %base over [%E, %c96] {te.parallel = 53 : i64} : tensor<?x128xf64> -> tensor<?x128xf64> {
-  ^bb0(%e: index, %j: index):
-    %v = te.load %x[%e, %j] : tensor<?x96xf64> -> f64
-    %w = te.load %y[%e] : tensor<?xf64> -> f64
-    %p = arith.mulf %v, %w : f64
-    %col = arith.addi %j, %c32 : index
-    te.update [%e, %col], %p : f64
-  }
-  func.return %a : tensor<?x128xf64>
-}
-// CHECK-LABEL: func.func @slice_assign(
-// CHECK:       "scf.parallel"([[C0:%[0-9]+]], %E, [[C1:%[0-9]+]]) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
-// CHECK-NEXT:  ^bb0([[E:%[0-9]+]]: index):
-// CHECK-NEXT:    [[W:%[0-9]+]] = memref.load %y{{\[}}[[E]]] : memref<?xf64>
-// CHECK-NEXT:    scf.for [[J:%[0-9]+]] = [[C0]] to %c96 step [[C1]] {
-// CHECK:           %p = arith.mulf {{%[0-9]+}}, [[W]] : f64
-// CHECK-NEXT:      %col = arith.addi [[J]], %c32 : index
-// CHECK-NEXT:      [[ROW:%[0-9]+]] = arith.muli [[E]], %c128 : index
-// CHECK-NEXT:      [[AT:%[0-9]+]] = arith.addi [[ROW]], %col : index
-// CHECK-NEXT:      memref.store %p, %out0{{\[}}[[AT]]] : memref<?xf64>
-// CHECK-NEXT:    }
-// CHECK-NEXT:    scf.reduce
-// CHECK-NEXT:  }) {loops.min_chunk = 53 : i64} : (index, index, index) -> ()
-// GONE-LABEL:  func.func @slice_assign(
-// GONE-NOT:    %part
-// GONE-NOT:    scf.if

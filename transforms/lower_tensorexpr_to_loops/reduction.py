@@ -1,0 +1,160 @@
+"""te.reduce: a loop nest carrying its accumulator, or accumulating in its buffer.
+
+Reduction loops inside the output loops carry the accumulator in iter_args from the
+kind's identity (a dot product; float sums may reassociate, so LLVM vectorizes
+them); output loops inside reduction loops (the order the schedule gives `x @ B`,
+i-k-j) accumulate in the output buffer, set to the identity first.
+With `te.vector` (and `te.tile`), a matmul-like reduction is built on register
+tiles of rows x w-lane vectors carried in iter_args: what varies along the last
+dim is evaluated on vectors, the rest once per row as scalars, and the
+multiply-adds may contract to FMAs. The rows left over are clamped to the last
+row, computed again rather than by a second copy of the code.
+"""
+
+from __future__ import annotations
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, memref, scf, vector
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, VectorType
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from dialects import tensorexpr as te
+from transforms.lower_tensorexpr_to_loops.base import (
+    _Buffer,
+    _combine,
+    _identity,
+    _order,
+    _parallel,
+    _unpermute,
+)
+from transforms.lower_tensorexpr_to_loops.compute import ComputeLowerings, _Body, _dependents
+
+
+class ReductionLowerings(ComputeLowerings):
+    """te.reduce, plain or in register tiles (`te.vector`, `te.tile`)."""
+
+    def lower_reduce(self, op: te.ReduceOp) -> None:
+        """Reduction loops inside the output loops carry the accumulator in iter_args
+        (a dot product); output loops inside reduction loops (the order the schedule
+        gives `x @ B`) accumulate in the output buffer, set to the identity first."""
+        extents = self.extents(op)
+        space = extents + [self.values[e] for e in op.reduce_extents]
+        rank = len(extents)
+        buf = self.allocate(op.result, extents)
+        kind, et = op.kind.data, op.element_type()
+        order = _order(op)
+        body = _Body(self, op.body.block, [op.body.block.args[d] for d in order])
+        outer = next((k for k, d in enumerate(order) if d >= rank), len(order))  # loops before the first reduction
+        dims = order[outer:]
+        body.enter(self.b, [])
+
+        lanes = op.attributes.get("te.vector")
+        if isinstance(lanes, IntegerAttr):
+            tile = op.attributes.get("te.tile")
+            rows, vectors = [int(v) for v in tile.get_values()] if isinstance(tile, DenseArrayBase) else (1, 1)
+            self.lower_reduce_vectorized(op, buf, space, order, outer, lanes.value.data, (rows, vectors))
+            return
+        if all(d >= rank for d in dims):  # reduction loops innermost
+            def step(b: Builder, ivs: list[SSAValue], acc: list[SSAValue]) -> list[SSAValue]:
+                return [_combine(b, kind, acc[0], body.result(), reassociate=True)]
+
+            def reduce(b: Builder, ivs: list[SSAValue]) -> None:
+                [result] = self.reduce_nest(b, [space[d] for d in dims], [self.constant(_identity(kind, et))], step, ivs,
+                                            body.enter)
+                at = self.linear(b, _unpermute(ivs, order[:outer]), extents)
+                b.insert(memref.StoreOp.get(result, buf.memref, [at]))
+
+            self.nest(self.b, [space[d] for d in order[:outer]], reduce, enter=body.enter, parallel=_parallel(op))
+            return
+
+        inner = [d for d in dims if d < rank]  # output dims inside the reduction
+
+        def accumulate(b: Builder, ivs: list[SSAValue]) -> None:
+            at = self.linear(b, _unpermute(ivs, order, rank), extents)
+            old = b.insert(memref.LoadOp.get(buf.memref, [at])).res
+            b.insert(memref.StoreOp.get(_combine(b, kind, old, body.result()), buf.memref, [at]))
+
+        def reduce(b: Builder, ivs: list[SSAValue]) -> None:
+            def init(bb: Builder, inner_ivs: list[SSAValue]) -> None:
+                at = self.linear(bb, _unpermute(ivs + inner_ivs, order[:outer] + inner), extents)
+                bb.insert(memref.StoreOp.get(self.constant(_identity(kind, et)), buf.memref, [at]))
+
+            self.nest(b, [space[d] for d in inner], init)
+            self.nest(b, [space[d] for d in dims], accumulate, ivs, body.enter)
+
+        self.nest(self.b, [space[d] for d in order[:outer]], reduce, enter=body.enter, parallel=_parallel(op))
+
+    def lower_reduce_vectorized(
+        self, op: te.ReduceOp, buf: _Buffer, space: list[SSAValue], order: list[int], outer: int,
+        lanes: int, tile: tuple[int, int],
+    ) -> None:
+        """`te.vector = w`, `te.tile = [R, C]`: register tiles of R rows (iterations of
+        the loop just outside the reduction) x C w-lane slices of the row J (the last
+        dim, innermost in te.order), carried in the reduction loops' iter_args. Per
+        reduction step, what varies along J is evaluated on vectors (its loads become
+        vector.load), the rest once per row as scalars, broadcast; multiply-adds may
+        contract to FMAs. J is walked in J / (C w) tiles, the rows in ceil(n / R) tiles;
+        the last tile's rows past the end are clamped to the last row, which it then
+        computes and stores more than once (the same values, by the same thread):
+        no second copy of the code for the rows left over."""
+        kind, et = op.kind.data, op.element_type()
+        rank = op.rank()
+        vt = VectorType(et, [lanes])
+        rows, vectors = tile if outer >= 1 else (1, tile[1])
+        row_extent = te.static_extent(op.extents[-1])
+        assert row_extent is not None and row_extent % (lanes * vectors) == 0
+        args = op.body.block.args
+        red = order[outer:-1]
+        row_arg = args[order[outer - 1]] if rows > 1 else None
+        on_row = _dependents(row_arg) if row_arg is not None else set()
+
+        def tiles(b: Builder, ivs: list[SSAValue], first: list[SSAValue]) -> None:
+            """The tiles of the rows `first` (row ivs; `ivs` the outer loops')."""
+            body = _Body(self, op.body.block, [args[d] for d in order])
+            if row_arg is not None:
+                body.only = {o for o in op.body.block.ops if not any(v in on_row for v in o.operands)}
+            body.enter(b, [])
+            body.enter(b, ivs)
+
+            def columns(cb: Builder, start: SSAValue) -> None:
+                lane0 = [self.add(cb, start, self.index(c * lanes)) for c in range(vectors)]
+
+                def step(sb: Builder, _: list[SSAValue], accs: list[SSAValue]) -> list[SSAValue]:
+                    values = body.vector_tile(sb, row_arg, first, lane0, vt)
+                    return [_combine(sb, kind, acc, x, contract=True) for acc, x in zip(accs, values)]
+
+                zero = self.once(cb, vector.BroadcastOp, self.constant(_identity(kind, et)), vt)
+                accs = self.reduce_nest(cb, [space[d] for d in red], [zero] * (len(first) * vectors), step, ivs,
+                                        body.enter)
+                for k, acc in enumerate(accs):
+                    r, c = divmod(k, vectors)
+                    at_ivs = ivs[:-1] + [first[r]] if row_arg is not None else ivs
+                    at = self.linear(cb, _unpermute(at_ivs + [lane0[c]], order[:outer] + [rank - 1]), buf.extents)
+                    cb.insert(vector.StoreOp(acc, buf.memref, [at]))
+
+            count = row_extent // (lanes * vectors)
+            if count == 1:
+                columns(b, self.zero)
+                return
+            block = Block(arg_types=[IndexType()])
+            cb = Builder(InsertPoint.at_end(block))
+            columns(cb, self.mul(cb, block.args[0], self.index(lanes * vectors)))
+            cb.insert(scf.YieldOp())
+            b.insert(scf.ForOp(self.zero, self.index(count), self.one, [], Region(block)))
+
+        outer_extents = [space[d] for d in order[:outer]]
+        if row_arg is None:
+            self.nest(self.b, outer_extents, lambda b, ivs: tiles(b, ivs, [self.zero]), parallel=_parallel(op))
+            return
+        n = outer_extents[-1]
+        count = self.once(self.b, arith.CeilDivUIOp, n, self.index(rows))
+        last = self.once(self.b, arith.SubiOp, n, self.one)  # n >= 1 when there is a tile
+
+        def tiled(b: Builder, ivs: list[SSAValue]) -> None:
+            base = self.mul(b, ivs[-1], self.index(rows))
+            first = [base] + [b.insert(arith.MinUIOp(self.add(b, base, self.index(k)), last)).result
+                              for k in range(1, rows)]
+            tiles(b, ivs[:-1] + [base], first)
+
+        self.nest(self.b, outer_extents[:-1] + [count], tiled, parallel=_parallel(op))
