@@ -5,18 +5,29 @@ the input every machine-learned interatomic potential consumes. The wrappers tur
 `model(pos, edge_index, *per_atom) -> energy` module into the two functions the compiler
 captures: `energy_forces` (forces = -dE/dpos, a first-order autograd.grad) and `training_step`
 (a force-matching loss and its gradient w.r.t. the weights, i.e. a double backward).
+
+`protocol(model_cls, ...)` gives an example the six names of a model file that
+pipeline/examples.py checks (energy_forces, inputs, dynamic_shapes and their training
+variants), so that each example holds only its model and what its inputs add to
+(pos, edge_index): species, triplets.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 import torch
 from torch import Tensor, nn
 
 CUTOFF: float = 5.0  # radius of the neighbor graph and of every smooth cutoff, in length units
 MIN_DISTANCE: float = 0.8  # no two atoms of `random_system` are closer than this
+N = torch.export.Dim("N", min=1)  # atoms
+E = torch.export.Dim("E", min=0)  # edges: a lone atom has none
+
+DynamicShapes = dict[str, dict[int, torch.export.Dim] | None]
+"""Argument name -> {dimension: size symbol}, as torch.export and pipeline.compile take them."""
 
 
 def random_system(
@@ -167,3 +178,64 @@ def random_species(n_atoms: int, n_species: int, seed: int) -> Tensor:
     """(N,) int64 atom types in [0, n_species)."""
     gen = torch.Generator().manual_seed(seed + 2_000_003)
     return torch.randint(0, n_species, (n_atoms,), generator=gen)
+
+
+class Protocol(NamedTuple):
+    """The names a model file defines (pipeline/examples.py), in the order an example
+    unpacks them: `energy_forces, inputs, dynamic_shapes, training_step, training_inputs,
+    training_dynamic_shapes = common.protocol(Model)`."""
+
+    energy_forces: Callable[..., Callable[..., tuple[Tensor, Tensor]]]
+    """energy_forces(dtype=float32) -> fn(pos, edge_index, *per_atom) -> (energy, forces)"""
+    inputs: Callable[..., dict[str, Tensor]]
+    """inputs(n_atoms, dtype=float32, seed=0) -> {argument name: tensor}"""
+    dynamic_shapes: DynamicShapes
+    training_step: Callable[..., Callable[..., tuple[Tensor, ...]]]
+    """training_step(dtype=float32) -> fn(..., energy_ref, forces_ref) -> (loss, *dloss/dparams)"""
+    training_inputs: Callable[..., dict[str, Tensor]]
+    """training_inputs(n_atoms, dtype=float32, seed=0): the inputs and the references"""
+    training_dynamic_shapes: DynamicShapes
+
+
+def protocol(
+    model_cls: Callable[[], nn.Module],
+    *,
+    n_species: int | None = None,
+    extra_inputs: Mapping[str, Callable[[Tensor, Tensor], Tensor]] | None = None,
+    extra_shapes: Mapping[str, dict[int, torch.export.Dim] | None] | None = None,
+) -> Protocol:
+    """The model-file protocol of `model_cls()`, weights from seed 0 (`build`).
+
+    Its inputs are `pos` (N, 3) and `edge_index` (2, E) of `random_system`; with `n_species`,
+    then `species` (N,) from `random_species`; then each of `extra_inputs`, name ->
+    fn(pos, edge_index) -> tensor, with its dynamic dims in `extra_shapes` (same names).
+    The training variant adds `energy_ref` and `forces_ref` (`references`).
+    """
+    extra_inputs, extra_shapes = dict(extra_inputs or {}), dict(extra_shapes or {})
+    if set(extra_inputs) != set(extra_shapes):
+        raise ValueError(f"extra_inputs {sorted(extra_inputs)} and extra_shapes {sorted(extra_shapes)} "
+                         "must name the same arguments")
+
+    def energy_forces(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, Tensor]]:
+        return make_energy_forces(build(model_cls, dtype))
+
+    def inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
+        pos, edge_index = random_system(n_atoms, dtype=dtype, seed=seed)
+        made = {"pos": pos, "edge_index": edge_index}
+        if n_species is not None:
+            made["species"] = random_species(n_atoms, n_species, seed)
+        return {**made, **{name: make(pos, edge_index) for name, make in extra_inputs.items()}}
+
+    dynamic_shapes: DynamicShapes = {"pos": {0: N}, "edge_index": {1: E}}
+    if n_species is not None:
+        dynamic_shapes["species"] = {0: N}
+    dynamic_shapes.update((name, extra_shapes[name]) for name in extra_inputs)
+
+    def training_step(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, ...]]:
+        return make_training_step(build(model_cls, dtype))
+
+    def training_inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
+        return {**inputs(n_atoms, dtype, seed), **references(n_atoms, dtype, seed)}
+
+    training_dynamic_shapes: DynamicShapes = {**dynamic_shapes, "energy_ref": None, "forces_ref": {0: N}}
+    return Protocol(energy_forces, inputs, dynamic_shapes, training_step, training_inputs, training_dynamic_shapes)

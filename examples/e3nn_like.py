@@ -14,7 +14,6 @@ potentials, with none of e3nn's machinery.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import torch
 import torch.nn.functional as F
@@ -25,8 +24,6 @@ try:
 except ImportError:  # executed as a script from inside examples/
     import common
 
-N = torch.export.Dim("N", min=1)  # atoms
-E = torch.export.Dim("E", min=0)  # edges: a lone atom has none
 DEFAULT_ATOMS = 32
 N_SPECIES = 5
 L_OF_M = (0, 1, 1, 1, 2, 2, 2, 2, 2)  # degree l of each of the 9 spherical-harmonic components
@@ -82,27 +79,7 @@ class TensorProductModel(nn.Module):
         return self.out2(F.silu(self.out1(invariants))).sum()
 
 
-def energy_forces(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, Tensor]]:
-    return common.make_energy_forces(common.build(TensorProductModel, dtype))
-
-
-def inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
-    pos, edge_index = common.random_system(n_atoms, dtype=dtype, seed=seed)
-    return {"pos": pos, "edge_index": edge_index,
-            "species": common.random_species(n_atoms, N_SPECIES, seed)}
-
-
-dynamic_shapes: dict[str, dict[int, torch.export.Dim] | None] = {
-    "pos": {0: N}, "edge_index": {1: E}, "species": {0: N}}
-
-
-def training_step(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, ...]]:
-    return common.make_training_step(common.build(TensorProductModel, dtype))
-
-
-def training_inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
-    return {**inputs(n_atoms, dtype, seed), **common.references(n_atoms, dtype, seed)}
-
-
-training_dynamic_shapes: dict[str, dict[int, torch.export.Dim] | None] = {
-    **dynamic_shapes, "energy_ref": None, "forces_ref": {0: N}}
+# The names of a model file (pipeline/examples.py): the function, its inputs and their
+# symbolic sizes, and the same for a training step.
+energy_forces, inputs, dynamic_shapes, training_step, training_inputs, training_dynamic_shapes = common.protocol(
+    TensorProductModel, n_species=N_SPECIES)

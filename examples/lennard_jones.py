@@ -8,8 +8,6 @@ the scatter of the backward; its training step has exactly two (0-d) parameter g
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import torch
 from torch import Tensor, nn
 
@@ -18,8 +16,6 @@ try:
 except ImportError:  # executed as a script from inside examples/
     import common
 
-N = torch.export.Dim("N", min=1)  # atoms
-E = torch.export.Dim("E", min=0)  # edges: a lone atom has none
 DEFAULT_ATOMS = 32
 R_ON = 0.8 * common.CUTOFF  # start of the switching region
 
@@ -43,25 +39,7 @@ class LennardJones(nn.Module):
         return 0.5 * pair.sum()
 
 
-def energy_forces(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, Tensor]]:
-    return common.make_energy_forces(common.build(LennardJones, dtype))
-
-
-def inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
-    pos, edge_index = common.random_system(n_atoms, dtype=dtype, seed=seed)
-    return {"pos": pos, "edge_index": edge_index}
-
-
-dynamic_shapes: dict[str, dict[int, torch.export.Dim] | None] = {"pos": {0: N}, "edge_index": {1: E}}
-
-
-def training_step(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, ...]]:
-    return common.make_training_step(common.build(LennardJones, dtype))
-
-
-def training_inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
-    return {**inputs(n_atoms, dtype, seed), **common.references(n_atoms, dtype, seed)}
-
-
-training_dynamic_shapes: dict[str, dict[int, torch.export.Dim] | None] = {
-    **dynamic_shapes, "energy_ref": None, "forces_ref": {0: N}}
+# The names of a model file (pipeline/examples.py): the function, its inputs and their
+# symbolic sizes, and the same for a training step.
+energy_forces, inputs, dynamic_shapes, training_step, training_inputs, training_dynamic_shapes = common.protocol(
+    LennardJones)

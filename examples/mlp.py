@@ -10,8 +10,6 @@ with an in-place copy_); the others use sqrt of a sum of squares.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import torch
 from torch import Tensor, nn
 
@@ -20,8 +18,6 @@ try:
 except ImportError:  # executed as a script from inside examples/
     import common
 
-N = torch.export.Dim("N", min=1)  # atoms
-E = torch.export.Dim("E", min=0)  # edges: a lone atom has none
 DEFAULT_ATOMS = 32
 
 
@@ -42,25 +38,7 @@ class BehlerParrinello(nn.Module):
         return self.mlp(desc).sum()
 
 
-def energy_forces(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, Tensor]]:
-    return common.make_energy_forces(common.build(BehlerParrinello, dtype))
-
-
-def inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
-    pos, edge_index = common.random_system(n_atoms, dtype=dtype, seed=seed)
-    return {"pos": pos, "edge_index": edge_index}
-
-
-dynamic_shapes: dict[str, dict[int, torch.export.Dim] | None] = {"pos": {0: N}, "edge_index": {1: E}}
-
-
-def training_step(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, ...]]:
-    return common.make_training_step(common.build(BehlerParrinello, dtype))
-
-
-def training_inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
-    return {**inputs(n_atoms, dtype, seed), **common.references(n_atoms, dtype, seed)}
-
-
-training_dynamic_shapes: dict[str, dict[int, torch.export.Dim] | None] = {
-    **dynamic_shapes, "energy_ref": None, "forces_ref": {0: N}}
+# The names of a model file (pipeline/examples.py): the function, its inputs and their
+# symbolic sizes, and the same for a training step.
+energy_forces, inputs, dynamic_shapes, training_step, training_inputs, training_dynamic_shapes = common.protocol(
+    BehlerParrinello)

@@ -11,7 +11,6 @@ feature blocks between dense layers, with an integer per-atom input (species).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import torch
 import torch.nn.functional as F
@@ -22,8 +21,6 @@ try:
 except ImportError:  # executed as a script from inside examples/
     import common
 
-N = torch.export.Dim("N", min=1)  # atoms
-E = torch.export.Dim("E", min=0)  # edges: a lone atom has none
 DEFAULT_ATOMS = 32
 N_SPECIES = 5
 
@@ -69,27 +66,7 @@ class SchNet(nn.Module):
         return self.out2(F.silu(self.out1(x))).sum()
 
 
-def energy_forces(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, Tensor]]:
-    return common.make_energy_forces(common.build(SchNet, dtype))
-
-
-def inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
-    pos, edge_index = common.random_system(n_atoms, dtype=dtype, seed=seed)
-    return {"pos": pos, "edge_index": edge_index,
-            "species": common.random_species(n_atoms, N_SPECIES, seed)}
-
-
-dynamic_shapes: dict[str, dict[int, torch.export.Dim] | None] = {
-    "pos": {0: N}, "edge_index": {1: E}, "species": {0: N}}
-
-
-def training_step(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, ...]]:
-    return common.make_training_step(common.build(SchNet, dtype))
-
-
-def training_inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
-    return {**inputs(n_atoms, dtype, seed), **common.references(n_atoms, dtype, seed)}
-
-
-training_dynamic_shapes: dict[str, dict[int, torch.export.Dim] | None] = {
-    **dynamic_shapes, "energy_ref": None, "forces_ref": {0: N}}
+# The names of a model file (pipeline/examples.py): the function, its inputs and their
+# symbolic sizes, and the same for a training step.
+energy_forces, inputs, dynamic_shapes, training_step, training_inputs, training_dynamic_shapes = common.protocol(
+    SchNet, n_species=N_SPECIES)

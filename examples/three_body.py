@@ -13,8 +13,6 @@ and per-edge dense layers on both sides of them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import torch
 from torch import Tensor, nn
 
@@ -23,8 +21,6 @@ try:
 except ImportError:  # executed as a script from inside examples/
     import common
 
-N = torch.export.Dim("N", min=1)  # atoms
-E = torch.export.Dim("E", min=0)  # edges
 T = torch.export.Dim("T", min=0)  # triplets: pairs of edges around one atom
 DEFAULT_ATOMS = 32
 THREE_BODY_CUTOFF = 0.6 * common.CUTOFF
@@ -102,26 +98,7 @@ def triplets_of(pos: Tensor, edge_index: Tensor, cutoff: float = THREE_BODY_CUTO
     return torch.stack([first[keep], second[keep]])
 
 
-def energy_forces(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, Tensor]]:
-    return common.make_energy_forces(common.build(ThreeBody, dtype))
-
-
-def inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
-    pos, edge_index = common.random_system(n_atoms, dtype=dtype, seed=seed)
-    return {"pos": pos, "edge_index": edge_index, "triplets": triplets_of(pos, edge_index)}
-
-
-dynamic_shapes: dict[str, dict[int, torch.export.Dim] | None] = {
-    "pos": {0: N}, "edge_index": {1: E}, "triplets": {1: T}}
-
-
-def training_step(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, ...]]:
-    return common.make_training_step(common.build(ThreeBody, dtype))
-
-
-def training_inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
-    return {**inputs(n_atoms, dtype, seed), **common.references(n_atoms, dtype, seed)}
-
-
-training_dynamic_shapes: dict[str, dict[int, torch.export.Dim] | None] = {
-    **dynamic_shapes, "energy_ref": None, "forces_ref": {0: N}}
+# The names of a model file (pipeline/examples.py): the function, its inputs and their
+# symbolic sizes, and the same for a training step.
+energy_forces, inputs, dynamic_shapes, training_step, training_inputs, training_dynamic_shapes = common.protocol(
+    ThreeBody, extra_inputs={"triplets": triplets_of}, extra_shapes={"triplets": {1: T}})
