@@ -11,13 +11,18 @@ It is two objects linked by the system C compiler:
   O3 output `opt.ll` (only codegen is redone); for a named CPU, `ll` optimized for it.
   The one change is its symbol: `<name>_kernel`, hidden, so two models can share a
   program;
-- the ABI layer, a generated C file: it checks the sizes against the captured ranges,
-  the pointers against NULL and the element counts against overflow, writes messages that
-  name the argument, holds the weights as `static const` arrays, and calls the kernel with
-  a status variable of its own (so the library has no mutable global state: reentrant).
+- the ABI layer, a C file: it checks the sizes against the captured ranges, the pointers
+  against NULL and the element counts against overflow, writes messages that name the
+  argument, holds the weights as `static const` arrays, and calls the kernel with a status
+  variable of its own (so the library has no mutable global state: reentrant).
 
 The wrapper is C, not LLVM IR, because it is checks and messages: C says that legibly,
 and gcc compiles it against the header it includes, so header and library cannot drift.
+Both are C files in `templates/` (`library.h`, `library_abi.c`, and for a potential
+`potential_entry.h`, `potential_entry.c`) with `${placeholders}` for what varies per
+model; this module computes their values from the signature record (C names, dims as C
+expressions, literals, the size checks, the tensor table, the weights, the kernel's
+prototype and call) and fills them with string.Template (`c_text.fill`).
 """
 
 from __future__ import annotations
@@ -29,7 +34,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +44,7 @@ import torch
 
 from codegen.llvm_ir import compile_llvm, host_target_machine
 from codegen.object_file import LinkError, c_compiler, link_shared_library
+from pipeline.deploy.c_text import c_dim, c_literal, c_string, comment, fill, wrap
 from pipeline.signature import Size, Weight, symbol
 
 if TYPE_CHECKING:
@@ -118,10 +123,6 @@ class _Signature:
         return f"{self.lib}_kernel"
 
     @property
-    def arena_sizes(self) -> str:
-        return f"{self.lib}_kernel_arena_sizes"
-
-    @property
     def output_dims(self) -> int:
         return sum(len(t.dims) for t in self.outputs)
 
@@ -174,7 +175,7 @@ def export_library(
         kernel_o = Path(tmp) / "kernel.o"
         kernel_o.write_bytes(kernel_object(compiled, lib, target_cpu))
         wrapper_c = Path(tmp) / f"{lib}_abi.c"
-        wrapper_c.write_text(wrapper_source(sig) + (entry.source() if entry else ""))
+        wrapper_c.write_text(wrapper_source(sig, entry))
         wrapper_o = Path(tmp) / "abi.o"
         _compile_c(wrapper_c, wrapper_o, include=directory)
         link_shared_library(
@@ -265,9 +266,13 @@ def _signature(compiled: CompiledFunction, lib: str) -> _Signature:
         _c_type(a.dtype, f"argument '{a.name}'")
         dims = tuple(symbol(d) if isinstance(d, str) else d for d in a.dims)
         inputs.append(_Tensor(_c_name(a.name, taken), a.dtype, dims, a.name))
-    outputs = []
+    outputs, index = [], {s.name: k for k, s in enumerate(record.sizes)}
     for o in record.outputs:
         _c_type(o.dtype, f"output {o.position}")
+        try:
+            [c_dim(d, index) for d in o.dims]  # every dim has a C form
+        except ValueError as e:
+            raise ExportError(f"output {o.position}: {e}") from None
         outputs.append(_Tensor(_c_name(f"out{o.position}", taken), o.dtype, o.dims))
     for w in record.weights:
         _c_type(w.tensor.dtype, f"weight '{w.name}'")
@@ -309,416 +314,118 @@ def _check_kernel(module: llvm.ModuleRef, compiled: CompiledFunction) -> None:
                               f"expects ({', '.join(want)}): sizes, inputs, weights, outputs, status, threads, arenas")
 
 
-# --------------------------------------------------------------------------- the header
-
-
-def _comment(text: str) -> str:
-    return text.replace("*/", "* /")
+# --------------------------------------------------------------------------- the header and the ABI layer
 
 
 def _output_shapes_prototype(sig: _Signature) -> str:
-    return (f"int {sig.lib}_output_shapes(const int64_t *sizes, int64_t *shapes, "
-            "char *message, size_t message_size)")
+    return f"int {sig.lib}_output_shapes(const int64_t *sizes, int64_t *shapes, char *message, size_t message_size)"
 
 
 def _workspace_bytes_prototype(sig: _Signature) -> str:
     return f"int {sig.lib}_workspace_bytes(const int64_t *sizes, int64_t *bytes, char *message, size_t message_size)"
 
 
-def _run_prototype(sig: _Signature, *, multiline: bool = False, workspace: bool = False,
-                   head: str | None = None) -> str:
-    params = ["const int64_t *sizes"]
-    params += [f"const {t.ctype} *{t.name}" for t in sig.inputs]
-    params += [f"{t.ctype} *{t.name}" for t in sig.outputs]
+def _run_prototype(sig: _Signature, *, workspace: bool = False) -> str:
+    """`<lib>_run` (or `<lib>_run_with_workspace`) on one line, for the manifest; the
+    templates spell the same parameters out (`_tensor_parameters` fills the tensors)."""
+    params = ["const int64_t *sizes", *(p.rstrip(",") for p in _tensor_parameters(sig))]
     params += ["void *workspace", "int64_t workspace_bytes"] if workspace else []
     params += ["char *message", "size_t message_size"]
-    head = head or f"int {sig.lib}_run{'_with_workspace' if workspace else ''}("
-    return head + (",\n" + " " * len(head) if multiline else ", ").join(params) + ")"
+    return f"int {sig.lib}_run{'_with_workspace' if workspace else ''}({', '.join(params)})"
+
+
+def _tensor_parameters(sig: _Signature) -> list[str]:
+    """The tensors' parameters of `<lib>_run`, one a line: the inputs const, then the outputs."""
+    return [f"const {t.ctype} *{t.name}," for t in sig.inputs] + [f"{t.ctype} *{t.name}," for t in sig.outputs]
 
 
 def header_text(sig: _Signature, cpu: str, entry: _PotentialEntry | None = None) -> str:
-    """The C header: sizes, element types, status codes and the two functions (and the
-    potential's entry point)."""
-    lib, guard = sig.lib, f"{sig.lib.upper()}_H"
-    args = ", ".join(t.name for t in sig.inputs)
-    lines = [
-        f"/* {lib}.h: the C ABI of {lib}.so, generated by pipeline {_version()}.",
-        " *",
-        f" * {_comment(sig.function)}({args}): forward and grad, compiled for {cpu},",
-        " * with its weights inside.",
-        " * The library needs only libc, libm and libgomp (OpenMP: parallel loops use",
-        " * OMP_NUM_THREADS threads, default every core). It keeps no mutable global state: calls on",
-        " * different buffers may run at once from several threads. Tensors are C-contiguous",
-        " * (row-major); outputs are allocated by the caller and must not overlap the inputs.",
-        " * A call allocates the kernel's workspace for its sizes (malloc) and frees it on return.",
-        " *",
-        " * Every function returns a status (PIPELINE_OK, or a PIPELINE_ERROR_* code) and, when",
-        " * `message` is not NULL, writes a NUL-terminated explanation into it (at most",
-        ' * message_size bytes; "" on success).',
-        " */",
-        f"#ifndef {guard}",
-        f"#define {guard}",
-        "",
-        "#include <stddef.h>",
-        "#include <stdint.h>",
-        "",
-        "#ifdef __cplusplus",
-        'extern "C" {',
-        "#endif",
-        "",
-        "#ifndef PIPELINE_STATUS_DEFINED",
-        "#define PIPELINE_STATUS_DEFINED",
-        "/* Status codes, the same for every library that pipeline exports. */",
-        "enum pipeline_status {",
-    ]
-    for k, (code, (value, what)) in enumerate(STATUS_CODES.items()):
-        comma = "," if k + 1 < len(STATUS_CODES) else ""
-        lines.append(f"  {code} = {value}{comma}  /* {what} */")
-    lines += ["};", "#endif", "", "/* Size symbols: their order in `sizes`, their ranges, where they come from. */",
-              f"#define {lib}_num_sizes {len(sig.sizes)}"]
-    for k, s in enumerate(sig.sizes):
-        lines.append(f"#define {lib}_size_{s.name} {k}  /* {s.name} in {s.range_text()}: {s.where_text()} */")
-    lines += [
-        f"#define {lib}_num_inputs {len(sig.inputs)}",
-        f"#define {lib}_num_outputs {len(sig.outputs)}",
-        f"#define {lib}_num_output_dims {sig.output_dims}  /* int64_t values {lib}_output_shapes writes */",
-        "",
-        "/* Element types of the tensor arguments. */",
-    ]
-    for t in sig.inputs + sig.outputs:
-        lines.append(f"typedef {t.ctype} {lib}_{t.name}_t;  /* {t.name}: {_comment(t.shape_text())} */")
-    slots = []
-    for t in sig.outputs:
-        for k, d in enumerate(t.dims):
-            slots.append(f"shapes[{len(slots)}] = {t.name} dim {k} ({_comment(str(d))})")
-    lines += [
-        "",
-        "/* The output shapes for the given sizes: every output's dims, in order, into",
-        f" * shapes[0 .. {lib}_num_output_dims): " + ("; ".join(slots) if slots else "(every output is 0-d)") + ".",
-        " */",
-        _output_shapes_prototype(sig) + ";",
-        "",
-        "/* Run forward and grad. sizes[k] is the size symbol k above; the tensors are",
-    ]
-    for t in sig.inputs:
-        lines.append(f" *   {t.name}: const {t.ctype}, shape {_comment(t.shape_text())}")
-    for t in sig.outputs:
-        lines.append(f" *   {t.name}: {t.ctype}, shape {_comment(t.shape_text())} (written)")
-    lines += [
-        " * A pointer may be NULL only when its tensor has no elements.",
-        " */",
-        _run_prototype(sig, multiline=True) + ";",
-        "",
-        "/* The same with the caller's workspace: a call allocates none, so calls in a loop (an MD",
-        " * run) do not touch fresh pages each time. `workspace` must be 64-byte aligned and",
-        f" * hold the bytes {lib}_workspace_bytes gives for these sizes (a block large enough for",
-        " * larger sizes serves smaller ones too); NULL means allocate per call, as above. One",
-        " * workspace serves one call at a time. */",
-        _workspace_bytes_prototype(sig) + ";",
-        _run_prototype(sig, multiline=True, workspace=True) + ";",
-        "",
-        *(entry.header_lines() if entry else []),
-        "#ifdef __cplusplus",
-        "}",
-        "#endif",
-        "",
-        f"#endif /* {guard} */",
-        "",
-    ]
-    return "\n".join(lines)
+    """The C header (`templates/library.h`): sizes, element types, status codes and the
+    functions (and the potential's entry point)."""
+    lib, codes = sig.lib, list(STATUS_CODES.items())
+    slots = [f"{t.name} dim {k} ({comment(str(d))})" for t in sig.outputs for k, d in enumerate(t.dims)]
+    return fill(
+        "library.h", lib=lib, version=_version(), function=comment(sig.function), cpu=cpu,
+        arguments=", ".join(t.name for t in sig.inputs), guard=f"{lib.upper()}_H",
+        status_codes=[f"{code} = {value}{',' if k + 1 < len(codes) else ''}  /* {what} */"
+                      for k, (code, (value, what)) in enumerate(codes)],
+        num_sizes=len(sig.sizes),
+        size_indices=[f"#define {lib}_size_{s.name} {k}  /* {s.name} in {s.range_text()}: {s.where_text()} */"
+                      for k, s in enumerate(sig.sizes)],
+        num_inputs=len(sig.inputs), num_outputs=len(sig.outputs), num_output_dims=sig.output_dims,
+        element_types=[f"typedef {t.ctype} {lib}_{t.name}_t;  /* {t.name}: {comment(t.shape_text())} */"
+                       for t in sig.inputs + sig.outputs],
+        output_dims="; ".join(f"shapes[{k}] = {s}" for k, s in enumerate(slots)) or "(every output is 0-d)",
+        tensor_shapes=[f"{t.name}: const {t.ctype}, shape {comment(t.shape_text())}" for t in sig.inputs]
+        + [f"{t.name}: {t.ctype}, shape {comment(t.shape_text())} (written)" for t in sig.outputs],
+        tensor_parameters=_tensor_parameters(sig),
+        potential=[entry.header(), ""] if entry else [],
+    )
 
 
-# --------------------------------------------------------------------------- the ABI layer
+def wrapper_source(sig: _Signature, entry: _PotentialEntry | None = None) -> str:
+    """The C source of the ABI layer (`templates/library_abi.c`, and with a potential
+    `templates/potential_entry.c`): checks, messages, weights, the kernel call."""
+    tensors, n_sizes, n_arenas = sig.inputs + sig.outputs, len(sig.sizes), len(sig.arenas)
+    sizes = [f"sizes[{k}]" for k in range(n_sizes)]
+    kernel_parameters = (["int64_t"] * n_sizes + ["const void *"] * (len(sig.inputs) + len(sig.weights))
+                         + ["void *"] * len(sig.outputs) + ["int32_t *", "int64_t"] + ["void *"] * n_arenas)
+    kernel_arguments = (sizes + [t.name for t in sig.inputs] + [f"weight{k}" for k in range(len(sig.weights))]
+                        + [t.name for t in sig.outputs] + ["&status", "omp_get_max_threads()"]
+                        + [f"block + offset[{k}]" for k in range(n_arenas)])
+    return fill(
+        "library_abi.c", lib=sig.lib, function=comment(sig.function), kernel=sig.kernel,
+        kernel_parameters=wrap(kernel_parameters, "    "), kernel_arguments=wrap(kernel_arguments, "      "),
+        arena_sizes_parameters=", ".join(["int64_t"] * n_sizes + ["int64_t *"]),
+        arena_sizes_call=[f"{sig.kernel}_arena_sizes({', '.join([*sizes, 'count'])});"] if n_arenas else [],
+        num_arenas=n_arenas, arena_slots=max(1, n_arenas),
+        arena_itemsizes=", ".join(str(_C_TYPES[d][1]) for d in sig.arenas) or "0",
+        weight_elements=sum(w.tensor.numel() for w in sig.weights),
+        weights=[_weight_array(sig, k) for k in range(len(sig.weights))],
+        num_sites=len(sig.sites), site_slots=max(1, len(sig.sites)),
+        sites=[f"{c_string(s)}," for s in sig.sites] or ['"",'],
+        names=[f'"{t.name}",' for t in tensors], itemsizes=", ".join(str(t.itemsize) for t in tensors),
+        num_tensors=len(tensors), tensors=", ".join(t.name for t in tensors),
+        num_output_dims=sig.output_dims, shape_slots=max(1, sig.output_dims),
+        size_checks=[_size_check(sig, k) for k in range(n_sizes)], element_counts=_element_counts(sig),
+        tensor_parameters=_tensor_parameters(sig),
+        potential=["", entry.source()] if entry else [],
+    )
 
 
-def _c_string(text: str) -> str:
-    out = []
-    for byte in text.encode():
-        ch = chr(byte)
-        if ch in '"\\' or not 32 <= byte < 127:
-            out.append(f"\\{byte:03o}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+def _size_check(sig: _Signature, k: int) -> str:
+    """`prepare`'s check of size k against its captured range."""
+    s = sig.sizes[k]
+    test = f"sizes[{k}] < {s.min}" + (f" || sizes[{k}] > {s.max}" if s.max is not None else "")
+    where = ", ".join(f"argument '{a}' dim {d}" for a, d in s.where)
+    msg = f"%s: size {s.name} = %\" PRId64 \" ({where}) is outside the range {s.range_text()} it was compiled for"
+    return f"if ({test})\n  return report(message, message_size, PIPELINE_ERROR_SIZE, \"{msg}\", fn, sizes[{k}]);"
 
 
-def _c_literal(value: float | int | bool, dtype: torch.dtype) -> str:
-    if dtype in (torch.float32, torch.float64):
-        suffix = "f" if dtype == torch.float32 else ""
-        v = float(value)
-        if v != v:
-            return "NAN"
-        if v in (float("inf"), float("-inf")):
-            return ("-" if v < 0 else "") + "INFINITY"
-        return v.hex() + suffix  # exact: every float32 is a double
-    v = int(value)
-    if dtype == torch.int64 and v == -(2**63):
-        return "INT64_MIN"
-    return f"INT64_C({v})" if dtype == torch.int64 else str(v)
-
-
-def _weight_array(sig: _Signature, k: int) -> str:
-    name, w = sig.weights[k].name, sig.weights[k].tensor
-    values = w.detach().contiguous().reshape(-1).tolist() or [0]
-    ctype = _C_TYPES[w.dtype][0]
-    rows = [", ".join(_c_literal(v, w.dtype) for v in values[i:i + 6]) for i in range(0, len(values), 6)]
-    body = ",\n  ".join(rows)
-    return (f"/* {_comment(name)}: {w.dtype}, shape {tuple(w.shape)} */\n"
-            f"static const {ctype} weight{k}[{len(values)}] __attribute__((aligned(64))) = {{\n  {body}\n}};")
-
-
-def _c_dim(d: int | sympy.Expr, sig: _Signature) -> str:
-    """A dim as C integer arithmetic over `sizes[k]`: a constant, or the symbolic
-    expression of the signature record (sizes are >= 0, so C's `/` and `%` are
-    floor division and modulo)."""
-    if isinstance(d, int):
-        return f"INT64_C({d})"
-    index = {s.name: k for k, s in enumerate(sig.sizes)}
-    return f"(int64_t)({_c_expr(d, index)})"
-
-
-def _c_expr(e: sympy.Basic, index: dict[str, int]) -> str:
-    name = type(e).__name__
-    args = [_c_expr(a, index) for a in e.args]
-    if isinstance(e, sympy.Symbol):
-        return f"sizes[{index[e.name]}]"
-    if isinstance(e, sympy.Integer):
-        return f"INT64_C({int(e)})"
-    if isinstance(e, sympy.Add):
-        return "(" + " + ".join(args) + ")"
-    if isinstance(e, sympy.Mul):
-        return "(" + " * ".join(args) + ")"
-    if isinstance(e, sympy.Pow) and isinstance(e.exp, sympy.Integer) and int(e.exp) > 0:
-        return "(" + " * ".join([args[0]] * int(e.exp)) + ")"
-    if name == "FloorDiv":
-        return f"({args[0]} / {args[1]})"
-    if name == "CeilDiv":
-        return f"(({args[0]} + {args[1]} - 1) / {args[1]})"
-    if name in ("Mod", "PythonMod"):
-        return f"({args[0]} % {args[1]})"
-    if name in ("Max", "Min"):
-        op = ">" if name == "Max" else "<"
-        out = args[0]
-        for a in args[1:]:
-            out = f"({out} {op} {a} ? {out} : {a})"
-        return out
-    raise ExportError(f"the size expression {e} has no C form here ({name})")
-
-
-def _wrap(items: list[str], indent: str) -> str:
-    return textwrap.fill(", ".join(items), width=100, subsequent_indent=indent, break_long_words=False,
-                         break_on_hyphens=False)
-
-
-def _workspace_functions(sig: _Signature) -> list[str]:
-    """C helpers that lay the kernel's arenas out in one block: each 64-byte aligned."""
-    n = len(sig.arenas)
-    if not n:
-        return ["static int layout(const char *fn, const int64_t *sizes, int64_t *offset, int64_t *total,",
-                "                  char *message, size_t message_size) {",
-                "  (void)fn, (void)sizes, (void)offset, (void)message, (void)message_size;",
-                "  *total = 0;",
-                "  return PIPELINE_OK;",
-                "}",
-                ""]
-    sizes = ", ".join(f"sizes[{k}]" for k in range(len(sig.sizes)))
-    return [
-        "/* The kernel's workspace for these sizes: arena k at byte offset[k] of a block of *total. */",
-        "static int layout(const char *fn, const int64_t *sizes, int64_t *offset, int64_t *total,",
-        "                  char *message, size_t message_size) {",
-        f"  int64_t count[{n}], bytes = 0;",
-        f"  {sig.arena_sizes}({sizes}, count);",
-        f"  for (int k = 0; k < {n}; k++) {{",
-        "    int64_t size;",
-        "    if (count[k] < 0 || __builtin_mul_overflow(count[k], (int64_t)arena_itemsize[k], &size) ||",
-        "        size > INT64_MAX - 64 - bytes)",
-        "      return report(message, message_size, PIPELINE_ERROR_MEMORY,",
-        "                    \"%s: the workspace for these sizes overflows int64 (arena %d: %\" PRId64 \" elements)\",",
-        "                    fn, k, count[k]);",
-        "    offset[k] = bytes;",
-        "    bytes += (size + 63) / 64 * 64;",
-        "  }",
-        "  *total = bytes;",
-        "  return PIPELINE_OK;",
-        "}",
-        "",
-    ]
-
-
-def wrapper_source(sig: _Signature) -> str:
-    """The C source of the ABI layer: checks, messages, weights, the kernel call."""
-    lib, n_in, n_out = sig.lib, len(sig.inputs), len(sig.outputs)
-    tensors = sig.inputs + sig.outputs
-    n_arenas = len(sig.arenas)
-    kernel_params = (["int64_t"] * len(sig.sizes) + ["const void *"] * (n_in + len(sig.weights))
-                     + ["void *"] * n_out + ["int32_t *", "int64_t"] + ["void *"] * n_arenas)
-    out: list[str] = [
-        f"/* {lib}_abi.c: the public functions of {lib}.so around its kernel; generated by pipeline. */",
-        "#include <inttypes.h>",
-        "#include <math.h>",
-        "#include <stdarg.h>",
-        "#include <stdio.h>",
-        "#include <stdlib.h>",
-        "#include <string.h>",
-        "",
-        "int omp_get_max_threads(void);  /* libgomp: OMP_NUM_THREADS, or every core */",
-        "",
-        f'#include "{lib}.h"',
-        "",
-        "#define API __attribute__((visibility(\"default\")))",
-        "",
-        f"/* @{sig.function} of the JIT's LLVM IR, renamed and hidden. */",
-        f"__attribute__((visibility(\"hidden\"))) void {sig.kernel}(",
-        "    " + _wrap(kernel_params, "    ") + ");",
-    ]
-    if n_arenas:
-        out += [
-            "/* Its workspace: the elements of each arena (one per element type) for the sizes. */",
-            f"__attribute__((visibility(\"hidden\"))) void {sig.arena_sizes}"
-            f"({', '.join(['int64_t'] * len(sig.sizes) + ['int64_t *'])});",
-            f"static const size_t arena_itemsize[{n_arenas}] = "
-            f"{{{', '.join(str(_C_TYPES[d][1]) for d in sig.arenas)}}};",
-        ]
-    out += [
-        "",
-        f"/* Weights, in the kernel's argument order ({sum(w.tensor.numel() for w in sig.weights)} elements). */",
-    ]
-    out += [_weight_array(sig, k) for k in range(len(sig.weights))]
-    out += ["", "/* Check sites (index ranges, assertions), by the status number the kernel writes (1-based). */",
-            f"static const char *const sites[{max(1, len(sig.sites))}] = {{"]
-    out += [f"  {_c_string(s)}," for s in sig.sites] or ['  "",']
-    out += ["};", "", "static const char *const names[] = {"]
-    out += [f'  "{t.name}",' for t in tensors]
-    out += ["};", "", f"static const size_t itemsize[] = {{{', '.join(str(t.itemsize) for t in tensors)}}};", ""]
-    out += [
-        "__attribute__((format(printf, 4, 5)))",
-        "static int report(char *message, size_t message_size, int code, const char *format, ...) {",
-        "  if (message != NULL && message_size > 0) {",
-        "    va_list args;",
-        "    va_start(args, format);",
-        "    vsnprintf(message, message_size, format, args);",
-        "    va_end(args);",
-        "  }",
-        "  return code;",
-        "}",
-        "",
-        "static int success(char *message, size_t message_size) {",
-        "  if (message != NULL && message_size > 0) message[0] = '\\0';",
-        "  return PIPELINE_OK;",
-        "}",
-        "",
-        "/* Elements of a tensor with these dims; -1 if its size in bytes overflows int64_t. */",
-        "static int64_t elements(const int64_t *dims, int rank, size_t size) {",
-        "  int64_t n = 1, bytes;",
-        "  for (int d = 0; d < rank; d++)",
-        "    if (dims[d] < 0 || __builtin_mul_overflow(n, dims[d], &n)) return -1;",
-        "  return __builtin_mul_overflow(n, (int64_t)size, &bytes) ? -1 : n;",
-        "}",
-        "",
-        "/* Check the sizes; fill the dims of the outputs and every tensor's element count. */",
-        "static int prepare(const char *fn, const int64_t *sizes, int64_t *shapes, int64_t *count,",
-        "                   char *message, size_t message_size) {",
-        "  if (sizes == NULL)",
-        "    return report(message, message_size, PIPELINE_ERROR_NULL, \"%s: argument 'sizes' is NULL\", fn);",
-    ]
-    for k, s in enumerate(sig.sizes):
-        test = f"sizes[{k}] < {s.min}" + (f" || sizes[{k}] > {s.max}" if s.max is not None else "")
-        where = ", ".join(f"argument '{a}' dim {d}" for a, d in s.where)
-        msg = (f"%s: size {s.name} = %\" PRId64 \" ({where}) is outside the range {s.range_text()} "
-               "it was compiled for")
-        out += [f"  if ({test})",
-                f"    return report(message, message_size, PIPELINE_ERROR_SIZE, \"{msg}\", fn, sizes[{k}]);"]
-    offset = 0
-    for j, t in enumerate(tensors):
-        dims = [_c_dim(d, sig) for d in t.dims]
-        if j >= n_in:  # an output: its dims go to shapes[]
-            for k, d in enumerate(dims):
-                out.append(f"  shapes[{offset + k}] = {d};")
+def _element_counts(sig: _Signature) -> list[str]:
+    """`prepare`'s element count of every tensor (overflow-checked), the outputs' dims into shapes[]."""
+    out, offset, index = [], 0, {s.name: k for k, s in enumerate(sig.sizes)}
+    for j, t in enumerate(sig.inputs + sig.outputs):
+        dims = [c_dim(d, index) for d in t.dims]
+        if j >= len(sig.inputs):  # an output: its dims go to shapes[]
+            out += [f"shapes[{offset + k}] = {d};" for k, d in enumerate(dims)]
             dims_ref = f"shapes + {offset}"
             offset += len(dims)
         else:
             dims_ref = f"(const int64_t[]){{{', '.join(dims)}}}" if dims else "NULL"
-        out.append(f"  count[{j}] = elements({dims_ref}, {len(dims)}, itemsize[{j}]);")
-    out += [
-        f"  for (int j = 0; j < {len(tensors)}; j++)",
-        "    if (count[j] < 0)",
-        "      return report(message, message_size, PIPELINE_ERROR_SIZE,",
-        "                    \"%s: argument '%s' would be too large (a dim is negative, or its size \"",
-        "                    \"in bytes overflows int64)\", fn, names[j]);",
-        "  return PIPELINE_OK;",
-        "}",
-        "",
-        *_workspace_functions(sig),
-        f"API {_output_shapes_prototype(sig)} {{",
-        f"  int64_t own[{max(1, sig.output_dims)}], count[{len(tensors)}];",
-        f"  int code = prepare(\"{lib}_output_shapes\", sizes, own, count, message, message_size);",
-        "  if (code != PIPELINE_OK) return code;",
-        "  if (shapes == NULL)",
-        "    return report(message, message_size, PIPELINE_ERROR_NULL,",
-        f"                  \"{lib}_output_shapes: argument 'shapes' is NULL\");",
-        f"  for (int k = 0; k < {sig.output_dims}; k++) shapes[k] = own[k];",
-        "  return success(message, message_size);",
-        "}",
-        "",
-        f"API {_workspace_bytes_prototype(sig)} {{",
-        f"  const char *fn = \"{lib}_workspace_bytes\";",
-        f"  int64_t shapes[{max(1, sig.output_dims)}], count[{len(tensors)}], offset[{max(1, n_arenas)}];",
-        "  int code = prepare(fn, sizes, shapes, count, message, message_size);",
-        "  if (code != PIPELINE_OK) return code;",
-        "  if (bytes == NULL)",
-        "    return report(message, message_size, PIPELINE_ERROR_NULL, \"%s: argument 'bytes' is NULL\", fn);",
-        "  code = layout(fn, sizes, offset, bytes, message, message_size);",
-        "  return code != PIPELINE_OK ? code : success(message, message_size);",
-        "}",
-        "",
-        "/* Checks, the workspace (the caller's, or allocated here), the kernel call, its status. */",
-        "static " + _run_prototype(sig, multiline=True, workspace=True, head="int execute(const char *fn, ") + " {",
-        f"  int64_t shapes[{max(1, sig.output_dims)}], count[{len(tensors)}], offset[{max(1, n_arenas)}], need;",
-        "  int code = prepare(fn, sizes, shapes, count, message, message_size);",
-        "  if (code != PIPELINE_OK) return code;",
-        f"  const void *const pointers[] = {{{', '.join(t.name for t in tensors)}}};",
-        f"  for (int j = 0; j < {len(tensors)}; j++)",
-        "    if (pointers[j] == NULL && count[j] > 0)",
-        "      return report(message, message_size, PIPELINE_ERROR_NULL, \"%s: argument '%s' is NULL\", fn, names[j]);",
-        "  code = layout(fn, sizes, offset, &need, message, message_size);",
-        "  if (code != PIPELINE_OK) return code;",
-        "  char *block = workspace;",
-        "  if (workspace != NULL && workspace_bytes < need)",
-        "    return report(message, message_size, PIPELINE_ERROR_SIZE, \"%s: the workspace holds %\" PRId64",
-        f"                  \" bytes; these sizes need %\" PRId64 \" ({lib}_workspace_bytes)\", fn, workspace_bytes, need);",
-        "  if (workspace != NULL && (uintptr_t)workspace % 64 != 0)",
-        "    return report(message, message_size, PIPELINE_ERROR_SIZE, \"%s: the workspace is not 64-byte aligned\", fn);",
-        "  if (workspace == NULL && need > 0 && (block = aligned_alloc(64, (size_t)need)) == NULL)",
-        "    return report(message, message_size, PIPELINE_ERROR_MEMORY,",
-        "                  \"%s: cannot allocate the workspace (%\" PRId64 \" bytes)\", fn, need);",
-        "  int32_t status = 0;",
-    ]
-    call = ([f"sizes[{k}]" for k in range(len(sig.sizes))] + [t.name for t in sig.inputs]
-            + [f"weight{k}" for k in range(len(sig.weights))] + [t.name for t in sig.outputs]
-            + ["&status", "omp_get_max_threads()"]
-            + [f"block + offset[{k}]" for k in range(n_arenas)])
-    out += [f"  {sig.kernel}(" + _wrap(call, "      ") + ");"]
-    out += [
-        "  if (block != workspace) free(block);",
-        "  if (status != 0) {",
-        f"    const char *site = status >= 1 && status <= {len(sig.sites)} ? sites[status - 1] : \"an index\";",
-        "    if (strncmp(site, \"assertion failed\", 16) == 0)",
-        "      return report(message, message_size, PIPELINE_ERROR_ASSERT, \"%s: %s\", fn, site);",
-        "    return report(message, message_size, PIPELINE_ERROR_INDEX, \"%s: %s: an index is out of range\", fn, site);",
-        "  }",
-        "  return success(message, message_size);",
-        "}",
-        "",
-    ]
-    args = ", ".join(["sizes", *(t.name for t in tensors)])
-    for workspace in (False, True):
-        name = f"{lib}_run{'_with_workspace' if workspace else ''}"
-        rest = "workspace, workspace_bytes" if workspace else "NULL, 0"
-        out += [f"API {_run_prototype(sig, multiline=True, workspace=workspace)} {{",
-                f"  return execute(\"{name}\", {args}, {rest}, message, message_size);",
-                "}",
-                ""]
-    return "\n".join(out)
+        out.append(f"count[{j}] = elements({dims_ref}, {len(dims)}, itemsize[{j}]);")
+    return out
+
+
+def _weight_array(sig: _Signature, k: int) -> str:
+    """Weight k as a `static const` array of exact literals, six a line."""
+    name, w = sig.weights[k].name, sig.weights[k].tensor
+    values = w.detach().contiguous().reshape(-1).tolist() or [0]
+    ctype = _C_TYPES[w.dtype][0]
+    rows = [", ".join(c_literal(v, w.dtype) for v in values[i:i + 6]) for i in range(0, len(values), 6)]
+    body = ",\n  ".join(rows)
+    return (f"/* {comment(name)}: {w.dtype}, shape {tuple(w.shape)} */\n"
+            f"static const {ctype} weight{k}[{len(values)}] __attribute__((aligned(64))) = {{\n  {body}\n}};")
 
 
 # --------------------------------------------------------------------------- the potential's entry point
@@ -733,71 +440,24 @@ class _PotentialEntry:
     atoms: int  # index of N in `sizes`
     edges: int  # index of E in `sizes`
 
-    def header_lines(self) -> list[str]:
-        return [
-            "/* A potential (pipeline_potential.h): the function above is",
-            f" * {self.sig.function}(species, positions, edge_index, shifts, n_local) -> (energy,",
-            " * energies, forces, virial); `pipeline_potential()` returns its description",
-            f" * (cutoff {self.info.cutoff!r}, {self.info.layers} layer(s), species "
-            f"{_comment(' '.join(self.info.species))})",
-            " * and an entry point taking n_atoms, n_edges and n_local instead of `sizes`. */",
-            '#include "pipeline_potential.h"',
-            "",
-        ]
+    def header(self) -> str:
+        """What the library's header says of it (`templates/potential_entry.h`)."""
+        return fill("potential_entry.h", function=comment(self.sig.function), cutoff=repr(self.info.cutoff),
+                    layers=self.info.layers, species=comment(" ".join(self.info.species)))
 
     def source(self) -> str:
+        """Its C source (`templates/potential_entry.c`), after the ABI layer's."""
         sig, info = self.sig, self.info
         real = next(t.ctype for t in sig.inputs if t.name == "positions")
         cast = {"species": "species", "positions": f"({real} const *)positions", "edge_index": "edge_index",
                 "shifts": f"({real} const *)shifts", "n_local": "&n_local"}
-        arguments = ", ".join(cast[t.argument] for t in sig.inputs)  # in the compiled order, by name
-        species = ", ".join(_c_string(s) for s in info.species)
-        n_sizes = len(sig.sizes)
-        return "\n".join([
-            "",
-            "/* The potential's entry point (pipeline_potential.h). */",
-            f"static const char *const species_names[{len(info.species)}] = {{{species}}};",
-            "",
-            "static int compute(int64_t n_atoms, int64_t n_edges, int64_t n_local, const int64_t *species,",
-            "                   const void *positions, const int64_t *edge_index, const void *shifts,",
-            "                   void *energy, void *energies, void *forces, void *virial, void *workspace,",
-            "                   int64_t workspace_bytes, char *message, size_t message_size) {",
-            "  if (n_local < 0 || n_local > n_atoms)",
-            "    return report(message, message_size, PIPELINE_ERROR_SIZE,",
-            f"                  \"{sig.lib}: n_local = %\" PRId64 \" is outside [0, n_atoms = %\" PRId64 \"]\",",
-            "                  n_local, n_atoms);",
-            f"  int64_t sizes[{n_sizes}];",
-            f"  sizes[{self.atoms}] = n_atoms;",
-            f"  sizes[{self.edges}] = n_edges;",
-            f"  return {sig.lib}_run_with_workspace(",
-            f"      sizes, {arguments},",
-            f"      ({real} *)energy, ({real} *)energies, ({real} *)forces, ({real} *)virial, workspace,",
-            "      workspace_bytes, message, message_size);",
-            "}",
-            "",
-            "static int workspace_bytes(int64_t n_atoms, int64_t n_edges, int64_t *bytes, char *message,",
-            "                           size_t message_size) {",
-            f"  int64_t sizes[{n_sizes}];",
-            f"  sizes[{self.atoms}] = n_atoms;",
-            f"  sizes[{self.edges}] = n_edges;",
-            f"  return {sig.lib}_workspace_bytes(sizes, bytes, message, message_size);",
-            "}",
-            "",
-            "static const struct pipeline_potential description = {",
-            "  PIPELINE_POTENTIAL_ABI_VERSION,",
-            f"  \"{sig.lib}\",",
-            f"  sizeof({real}),",
-            f"  {float(info.cutoff).hex()},",
-            f"  {info.layers},",
-            f"  {len(info.species)},",
-            "  species_names,",
-            "  compute,",
-            "  workspace_bytes,",
-            "};",
-            "",
-            "API const struct pipeline_potential *pipeline_potential(void) { return &description; }",
-            "",
-        ])
+        return fill(
+            "potential_entry.c", lib=sig.lib, real=real, cutoff=float(info.cutoff).hex(), layers=info.layers,
+            arguments=", ".join(cast[t.argument] for t in sig.inputs),  # in the compiled order, by name
+            size_atoms=f"{sig.lib}_size_{sig.sizes[self.atoms].name}",
+            size_edges=f"{sig.lib}_size_{sig.sizes[self.edges].name}",
+            num_species=len(info.species), species=", ".join(c_string(s) for s in info.species),
+        )
 
 
 def _potential_entry(sig: _Signature, info: PotentialInfo) -> _PotentialEntry:
@@ -882,5 +542,5 @@ def manifest_data(sig: _Signature, cpu: str, features: str, object_passes: list[
     }
 
 
-__all__ = ["ExportError", "STATUS_CODES", "export_library", "header_text", "kernel_object",
-           "manifest_data", "wrapper_source"]
+__all__ = ["ExportError", "STATUS_CODES", "export_library", "header_text", "kernel_object", "manifest_data",
+           "wrapper_source"]

@@ -12,15 +12,34 @@ import json
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+import sympy
 import torch
 from conftest import DTYPES, MODELS, ROOT, TOLERANCE, model, needs_tools, relative_error
 from test_compile_examples import compiled
+from torch.utils._sympy.functions import CeilDiv, FloorDiv, Max, Min, Mod, PythonMod
 
-from codegen.object_file import exported_symbols
-from pipeline.deploy.export import STATUS_CODES, ExportError, export_library
+import pipeline
+from codegen.object_file import c_compiler, exported_symbols
+from pipeline.deploy.c_text import fill
+from pipeline.deploy.export import (
+    POTENTIAL_HEADER,
+    STATUS_CODES,
+    ExportError,
+    PotentialInfo,
+    _potential_entry,
+    _signature,
+    _Signature,
+    export_library,
+    header_text,
+    manifest_data,
+    wrapper_source,
+)
+from pipeline.signature import Argument, Output, Signature, Size, Weight, symbol
 
 sys.path.insert(0, str(Path(ROOT) / "examples" / "deploy"))
 from make_system import write_system  # noqa: E402
@@ -233,3 +252,119 @@ def test_two_models_in_one_program(build, tmp_path: Path) -> None:
     for got, name in ((e1, "lennard_jones"), (e2, "mlp")):
         want = model(name).energy_forces(torch.float64)(pos, edges)[0].item()
         assert abs(float(got) - want) <= 1e-10 * max(1.0, abs(want)), (name, got, want)
+
+
+# --------------------------------------------------------------------------- the C templates
+
+
+def _records() -> dict[str, tuple[Signature, PotentialInfo | None]]:
+    """Signature records, no compile needed, that reach every branch of the templates: the
+    smallest one (no weights, checks or arenas; a 0-d output), one without size symbols but
+    with arenas, one with everything (bounded ranges, torch's integer functions in dims,
+    every element type and special floats in weights, names that are C keywords or
+    taken, checks whose text needs escapes), and the potentials in f64 and f32 (their
+    arguments in another order)."""
+    n, e, t = symbol("N"), symbol("E"), symbol("T")
+    minimal = Signature("f", (Argument("x", 0, torch.float32, ("N",)),), (Size("N", 0, None, (("x", 0),)),),
+                        (Output(0, torch.float32, ()),), (), (), ())
+    static = Signature("g", (Argument("x", 0, torch.float64, (3,)),), (), (Output(0, torch.float64, (3,)),),
+                       (Weight("w", torch.tensor([1.5, 2.0, -0.0], dtype=torch.float64)),), (), (torch.float64,))
+    every = Signature(
+        "h",
+        (Argument("int", 0, torch.float64, ("N", 3)), Argument("sizes", 1, torch.int64, (2, "E")),
+         Argument("status", 2, torch.int32, ("T",)), Argument("flag", 3, torch.bool, ("N",)),
+         Argument("small", 4, torch.int16, ("T", "N")), Argument("b", 5, torch.int8, ()),
+         Argument("u", 6, torch.uint8, ("E",))),
+        (Size("N", 2, 100, (("int", 0), ("flag", 0), ("small", 1))), Size("E", 0, None, (("sizes", 1), ("u", 0))),
+         Size("T", 1, 7, (("status", 0), ("small", 0)))),
+        (Output(0, torch.float64, ()), Output(1, torch.float64, (FloorDiv(n, 2), 3)),
+         Output(2, torch.float32, (CeilDiv(e, 3),)), Output(3, torch.int64, (Mod(n, 4) + 1,)),
+         Output(4, torch.float64, (Max(n, e, t), Min(n, t))), Output(5, torch.float64, (n**2,)),
+         Output(6, torch.int32, (n * e + 1, PythonMod(e, 5))), Output(7, torch.bool, (n,))),
+        (Weight("a*/b", torch.tensor([float("nan"), float("inf"), -float("inf"), 0.1, -2.5, 1e-40, 3.0])),
+         Weight("d", torch.arange(20, dtype=torch.float64).reshape(4, 5) / 7),
+         Weight("i", torch.tensor([-(2**63), 2**63 - 1, 0, -5])),
+         Weight("j", torch.tensor([[-(2**31), 7]], dtype=torch.int32)),
+         Weight("k", torch.tensor([-128, 127], dtype=torch.int8)),
+         Weight("m", torch.tensor([0, 255], dtype=torch.uint8)),
+         Weight("z", torch.tensor([True, False])), Weight("s", torch.tensor([-3, 4], dtype=torch.int16)),
+         Weight("empty", torch.zeros(0, 3))),
+        ('index "x" \\ of énergie', "assertion failed: N > 2", "edge_index dim 1 */"),
+        (torch.float32, torch.int64, torch.float64),
+    )
+
+    def potential(real: torch.dtype, order: list[str]) -> Signature:
+        dims = {"species": ("N",), "positions": ("N", 3), "edge_index": (2, "E"), "shifts": ("E", 3), "n_local": ()}
+        dtype = {"positions": real, "shifts": real}
+        return Signature(
+            "energy_forces", tuple(Argument(a, k, dtype.get(a, torch.int64), dims[a]) for k, a in enumerate(order)),
+            (Size("E", 0, None, (("edge_index", 1), ("shifts", 0))), Size("N", 1, None, (("positions", 0),))),
+            (Output(0, real, ()), Output(1, real, (n,)), Output(2, real, (n, 3)), Output(3, real, (3, 3))),
+            (Weight("c", torch.ones(3, dtype=real)),), ("edge_index: an index is out of range",), (real,))
+
+    return {"minimal": (minimal, None), "static_shapes": (static, None), "every_branch": (every, None),
+            "potential64": (potential(torch.float64, ["species", "positions", "edge_index", "shifts", "n_local"]),
+                            PotentialInfo(5.0, 2, ("H", "O", 'A"b\\'))),
+            "potential32": (potential(torch.float32, ["positions", "n_local", "shifts", "species", "edge_index"]),
+                            PotentialInfo(0.1, 1, ("Si",)))}
+
+
+def _sig(lib: str) -> _Signature:
+    record = _records()[lib][0]
+    return _signature(SimpleNamespace(signature=record, name=record.name, profile_nests=False), lib)
+
+
+@pytest.mark.parametrize("lib", list(_records()))
+def test_templates_fill_to_c_that_compiles(lib: str, tmp_path: Path) -> None:
+    """The lint of templates/: each template filled from a small record is C that compiles
+    with export's flags, -pedantic besides, at -O0 and -O2, and the header also as C++; the
+    header declares the prototypes the manifest gives."""
+    sig, info = _sig(lib), _records()[lib][1]
+    entry = _potential_entry(sig, info) if info else None
+    (tmp_path / f"{lib}.h").write_text(header_text(sig, "x86-64-v3", entry))
+    (tmp_path / f"{lib}_abi.c").write_text(wrapper_source(sig, entry))
+    shutil.copyfile(POTENTIAL_HEADER, tmp_path / POTENTIAL_HEADER.name)
+    flags = ["-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{tmp_path}"]
+    for level in ("-O0", "-O2"):
+        run([*c_compiler().split(), "-std=c11", level, "-fPIC", *flags, "-c", str(tmp_path / f"{lib}_abi.c"),
+             "-o", str(tmp_path / "abi.o")])
+    run(["g++", "-std=c++11", "-fsyntax-only", *flags, "-x", "c++", str(tmp_path / f"{lib}.h")])
+    declared = " ".join((tmp_path / f"{lib}.h").read_text().split())
+    for prototype in manifest_data(sig, "x86-64-v3", "", [])["abi"].values():
+        assert f"{prototype};" in declared, prototype
+
+
+def test_fill_needs_every_placeholder_and_no_other_value() -> None:
+    """fill refuses a placeholder left without a value and a value without a placeholder;
+    a block repeats its line's lead before each item, and an empty block drops the line."""
+    values = {"function": "f", "cutoff": "1.0", "layers": 1, "species": "H"}
+    text = fill("potential_entry.h", **values)
+    assert " * (cutoff 1.0, 1 layer(s), species H)\n" in text and "$" not in text
+    with pytest.raises(KeyError, match="layers"):
+        fill("potential_entry.h", **{k: v for k, v in values.items() if k != "layers"})
+    with pytest.raises(ValueError, match="no placeholder for stale"):
+        fill("potential_entry.h", **values, stale="x")
+    header = header_text(_sig("static_shapes"), "x86-64-v3")
+    assert "#define static_shapes_num_sizes 0\n#define static_shapes_num_inputs 1\n" in header
+    assert " *   x: const double, shape (3,)\n *   out0: double, shape (3,) (written)\n * A pointer" in header
+
+
+def test_a_dim_without_c_form_is_an_export_error() -> None:
+    weird = Output(0, torch.float32, (sympy.Function("Weird")(symbol("N")),))
+    record = replace(_records()["minimal"][0], outputs=(weird,))
+    with pytest.raises(ExportError, match=r"output 0: the size expression Weird\(N\) has no C form"):
+        _signature(SimpleNamespace(signature=record, name=record.name, profile_nests=False), "weird")
+
+
+def test_function_without_size_symbols(tmp_path: Path) -> None:
+    """Static shapes and a workspace: the ABI layer sizes the arenas with no size argument."""
+    def f(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        y = torch.tanh(x @ x.T).sin().sum()
+        return y, torch.autograd.grad(y, x)[0]
+
+    native = pipeline.compile(f, (torch.randn(5, 3, requires_grad=True),))
+    assert native.signature.arenas and not native.signature.sizes
+    lib = pipeline.load_library(export_library(native, tmp_path, name="static_shapes"))
+    x = torch.randn(5, 3)
+    for got, want in zip(lib(x), native(x)):
+        assert relative_error(got, want) <= TOLERANCE[torch.float32]
