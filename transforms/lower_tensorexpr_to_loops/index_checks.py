@@ -209,11 +209,7 @@ class IndexChecks(NestBuilder):
                     loop.operands[use.index] = run
         then = Block()
         tb = Builder(InsertPoint.at_end(then))
-        *rest, (_, site) = terms.values()
-        code = tb.insert(arith.ConstantOp(IntegerAttr(site, i32))).result
-        for c, site in reversed(rest):  # the first such check's site
-            code = tb.insert(arith.SelectOp(c, tb.insert(arith.ConstantOp(IntegerAttr(site, i32))).result, code)).result
-        tb.insert(memref.StoreOp.get(code, self.status, [self.zero]))
+        tb.insert(memref.StoreOp.get(_first_site(tb, list(terms.values())), self.status, [self.zero]))
         tb.insert(scf.YieldOp())
         self.b.insert(scf.IfOp(fail, [], Region(then)))
 
@@ -263,10 +259,7 @@ class IndexChecks(NestBuilder):
             cond = b.insert(arith.OrIOp(cond, other)).result
         then = Block()
         tb = Builder(InsertPoint.at_end(then))
-        code = tb.insert(arith.ConstantOp(IntegerAttr(sites[conditions[-1]], i32))).result
-        for empty in reversed(conditions[:-1]):  # the first empty extent's site
-            site = tb.insert(arith.ConstantOp(IntegerAttr(sites[empty], i32))).result
-            code = tb.insert(arith.SelectOp(empty, site, code)).result
+        code = _first_site(tb, [(empty, sites[empty]) for empty in conditions])
         tb.insert(memref.StoreOp.get(code, self.status, [self.zero]))
         tb.insert(scf.YieldOp(*[self.zero_of(tb, v.type) for v in escaping]))
         otherwise = Block()
@@ -337,3 +330,16 @@ def _depth(block: Block) -> int:
     while op is not None:
         depth, op = depth + 1, op.parent_op()
     return depth
+
+
+def _first_site(b: Builder, checks: list[tuple[SSAValue, int]]) -> SSAValue:
+    """The site of the first check whose condition holds (the last one's if none before
+    it does), as canonicalize leaves it: no select between two equal sites."""
+    *rest, (_, site) = checks
+    code, constant = b.insert(arith.ConstantOp(IntegerAttr(site, i32))).result, site
+    for c, site in reversed(rest):
+        if site != constant:
+            code = b.insert(arith.SelectOp(c, b.insert(arith.ConstantOp(IntegerAttr(site, i32))).result, code)).result
+            constant = None
+    return code
+

@@ -180,6 +180,39 @@ func.func @triplets(%N: index, %E: index, %T: index, %x: tensor<?x3xf32> {te.dim
 // GONE:       func.return
 
 // -----
+// One site (the same index data, `ei`) checked under two loops, over E and over T:
+// two conditions at the entry, and the site stored is that one, with no select
+// between two equal sites (canonicalize would fold it: the loops stage comes out as
+// canonicalize leaves it).
+func.func @one_site_two_loops(%N: index, %E: index, %T: index, %x: tensor<?xf32> {te.dims = ["N"]}, %ei: tensor<?xi64> {te.dims = ["E"]}, %et: tensor<?xi64> {te.dims = ["T"]}) -> (tensor<?xf32>, tensor<?xf32>) attributes {te.index_sites = ["index_select along dim 0 (index data from argument 'ei')"]} {
+  %a = te.compute [%E] : tensor<?xf32> {
+  ^bb0(%e: index):
+    %r = te.load %ei[%e] : tensor<?xi64> -> i64
+    %n = te.index %r in %N {site = 1 : i64} : i64
+    %v = te.load %x[%n] : tensor<?xf32> -> f32
+    te.yield %v : f32
+  }
+  %b = te.compute [%T] : tensor<?xf32> {
+  ^bb0(%t: index):
+    %r = te.load %et[%t] : tensor<?xi64> -> i64
+    %n = te.index %r in %N {site = 1 : i64} : i64
+    %v = te.load %x[%n] : tensor<?xf32> -> f32
+    te.yield %v : f32
+  }
+  func.return %a, %b : tensor<?xf32>, tensor<?xf32>
+}
+// CHECK-LABEL: func.func @one_site_two_loops(
+// CHECK:      %empty_index = arith.ori
+// CHECK:      scf.if %empty_index {
+// CHECK-NEXT:   [[ONE:%[0-9]+]] = arith.constant 1 : i32
+// CHECK-NEXT:   memref.store [[ONE]], %status
+// CHECK-NEXT: }
+// CHECK-NEXT: func.return
+// GONE-LABEL: func.func @one_site_two_loops(
+// GONE-NOT:   arith.select {{.*}} : i32
+// GONE:       func.return
+
+// -----
 // A sum over a fixed-size index (4 rows of x picked by idx): no loop over a size
 // around the check, so it is guarded where it is, in the loop over the 4: when
 // N = 0 the site is stored and the step yields 0.0 instead of reading x.
