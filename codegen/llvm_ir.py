@@ -106,7 +106,10 @@ def check_llvm_only(module: builtin.ModuleOp) -> None:
 def translate(module: builtin.ModuleOp, target_machine: llvm.TargetMachine | None = None) -> ir.Module:
     """llvm dialect -> llvmlite `ir.Module` with the target's triple and data layout.
 
-    Every defined function is marked `nounwind` (generated code never throws)."""
+    Every defined function is marked `nounwind` (generated code never throws), and each
+    instruction's fast-math flags are sorted: xDSL keeps them in a set, whose order
+    follows Python's string hashing (PYTHONHASHSEED), so the text differed from one
+    process to the next (`fadd contract reassoc` or `fadd reassoc contract`)."""
     check_llvm_only(module)
     tm = target_machine or host_target_machine()
     try:
@@ -116,6 +119,11 @@ def translate(module: builtin.ModuleOp, target_machine: llvm.TargetMachine | Non
     for fn in ir_module.functions:
         if not fn.is_declaration:
             fn.attributes.add("nounwind")
+            for block in fn.blocks:
+                for instruction in block.instructions:
+                    flags = getattr(instruction, "flags", None)
+                    if isinstance(flags, list):
+                        flags.sort()
     _apply_function_properties(module, ir_module)
     return ir_module
 
