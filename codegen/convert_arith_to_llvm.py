@@ -139,19 +139,10 @@ def _lower_intrinsic_binary(op: Operation, rewriter: PatternRewriter) -> None:
     rewriter.replace(op, intrinsic(_INTRINSIC_BINARY[type(op)], op.operands, op.results[0].type))
 
 
-def _element(t: Attribute) -> Attribute:
-    return t.element_type if isinstance(t, builtin.VectorType) else t
-
-
 def _splat(value: int, t: Attribute) -> llvm.ConstantOp:
     if isinstance(t, builtin.VectorType):
         return llvm.ConstantOp(builtin.DenseIntOrFPElementsAttr.from_list(t, [value]), t)
     return _constant(value, t)
-
-
-def _mask_type(t: Attribute) -> Attribute:
-    i1 = builtin.IntegerType(1)
-    return builtin.VectorType(i1, t.get_shape()) if isinstance(t, builtin.VectorType) else i1
 
 
 def _icmp(pred: str, lhs: SSAValue, rhs: SSAValue) -> llvm.ICmpOp:

@@ -7,7 +7,8 @@ and `xdsl.backend.llvm.convert_op` dispatches casts through one table,
 added to that table by `install_translations()`, which every module that creates or
 translates them calls. Nothing else of xDSL is changed.
 
-To *parse* these ops from text, load them into the context: `load_into(ctx)`.
+`dialect()` is xDSL's `llvm` dialect with these ops, so that the text the llvm stage
+prints parses again (the registry registers it under `llvm`).
 
 Also here: `intrinsic(name, args, result_type)`, an `llvm.call_intrinsic` with the
 LLVM-mangled name (`llvm.exp.f32`, `llvm.smax.v8i64`). xDSL's `llvm.intr.exp` & co
@@ -18,13 +19,12 @@ codegen passes therefore emit `llvm.call_intrinsic` for every intrinsic.
 
 from __future__ import annotations
 
-from xdsl.backend.llvm import convert_op as _xdsl_convert_op
 from collections.abc import Sequence
 
-from xdsl.context import Context
+from xdsl.backend.llvm import convert_op as _xdsl_convert_op
 from xdsl.dialects import builtin
 from xdsl.dialects.llvm import CallIntrinsicOp, GenericCastOp
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import irdl_op_definition
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -62,12 +62,11 @@ def install_translations() -> None:
     table.update(EXTRA_CAST_OPS)
 
 
-def load_into(ctx: Context) -> None:
-    """Make the extra ops parseable in `ctx` (skips those already loaded)."""
-    loaded = {op.name for op in ctx.loaded_ops}
-    for op in EXTRA_CAST_OPS:
-        if op.name not in loaded:
-            ctx.load_op(op)
+def dialect() -> Dialect:
+    """xDSL's `llvm` dialect and the casts it lacks."""
+    from xdsl.dialects.llvm import LLVM
+
+    return Dialect("llvm", [*LLVM.operations, *EXTRA_CAST_OPS], list(LLVM.attributes))
 
 
 def mangle(t: Attribute) -> str:

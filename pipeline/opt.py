@@ -5,7 +5,7 @@ from collections.abc import Sequence
 
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from pipeline.registry import our_dialects, our_passes
+from pipeline.registry import all_dialects, our_passes
 from pipeline.verify import VerifyEachPass
 
 
@@ -13,9 +13,8 @@ class PipelineOpt(xDSLOptMain):
     """xdsl-opt, whose verification after each pass also checks SSA dominance and
     names the pass that broke it (unless --disable-verify)."""
 
-    def register_all_dialects(self) -> None:
-        super().register_all_dialects()
-        for name, factory in our_dialects().items():
+    def register_all_dialects(self) -> None:  # xDSL's and ours (our llvm has casts xDSL's lacks)
+        for name, factory in all_dialects().items():
             self.ctx.register_dialect(name, factory)
 
     def register_all_passes(self) -> None:

@@ -19,7 +19,12 @@ def our_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return TensorExpr
 
-    return {"aten": aten, "te": te}
+    def llvm() -> Dialect:
+        from codegen.llvm_ext import dialect
+
+        return dialect()
+
+    return {"aten": aten, "te": te, "llvm": llvm}
 
 
 def our_passes() -> dict[str, Callable[[], type[ModulePass]]]:
