@@ -20,6 +20,7 @@ saying what it needs), a missing option.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -288,4 +289,10 @@ def _median_time(call, repeat: int) -> float:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # `... | head` stopped reading: not an error of ours (Python's own advice)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    sys.exit(code)
