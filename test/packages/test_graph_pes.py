@@ -1,0 +1,83 @@
+"""graph-pes 1.0.2: its EDDP (with the three-body term) and TensorNet, built by their own
+constructors with random weights, in float64 and float32, through the package's own
+`GraphPESModel.predict(graph, ["energy", "forces"])`: it trims the edges to the model's
+cutoff, sums the local energies and takes autograd.grad of the energy for the forces.
+
+A molecule-like cluster of H, C, O: `AtomicGraph.create_with_defaults` with a zero cell
+and zero cell offsets, the neighbor list from the test (4 A)."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+import torch
+from torch.export import Dim
+
+from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species, xfail
+
+pytest.importorskip("graph_pes")
+
+CUTOFF = 4.0
+ELEMENTS = (1, 6, 8)
+DYNAMIC = {"Z": {0: Dim("N", min=2)}, "R": {0: Dim("N", min=2)}, "neighbour_list": {1: Dim("E", min=1)}}
+MODELS = ["eddp", "tensornet"]
+DTYPES = [torch.float64, torch.float32]
+SHIPPED = {
+    "eddp": ("capture: GuardOnDataDependentSymNode Eq(u0, 1) at graph_pes/utils/nn.py:700 "
+             "`if (internal_idx == 1234).any():` (PerElementEmbedding's unknown-element guard, then raise)"),
+    "tensornet": ("capture: 'Multiple dispatch failed for aten.index.Tensor; all __torch_dispatch__ handlers "
+                  "returned NotImplemented' at graph_pes/utils/nn.py:631 `return self._embeddings[Z]` "
+                  "(`_embeddings` is a PerElementParameter, a torch.nn.Parameter subclass)"),
+}
+
+
+@functools.cache
+def model(name: str, dtype: torch.dtype):
+    from graph_pes.models import EDDP, TensorNet
+
+    torch.manual_seed(0)
+    if name == "eddp":
+        m = EDDP(elements=["H", "C", "O"], cutoff=CUTOFF, features=6, mlp_width=16, mlp_layers=1,
+                 three_body_cutoff=3.0, three_body_features=4)
+    else:
+        m = TensorNet(cutoff=CUTOFF, radial_features=8, channels=8, layers=2)
+    return m.to(dtype).eval()
+
+
+def energy_forces_of(name: str, dtype: torch.dtype):
+    def energy_forces(Z, R, neighbour_list):
+        from graph_pes import AtomicGraph
+
+        graph = AtomicGraph.create_with_defaults(
+            Z=Z, R=R, cell=R.new_zeros(3, 3), neighbour_list=neighbour_list,
+            neighbour_cell_offsets=R.new_zeros(neighbour_list.shape[1], 3), cutoff=CUTOFF)
+        out = model(name, dtype).predict(graph, ["energy", "forces"])
+        return out["energy"].reshape(()), out["forces"]
+
+    return energy_forces
+
+
+def inputs_of(dtype: torch.dtype):
+    def inputs(n: int, seed: int):
+        pos = cluster(n, seed, spacing=1.6, jitter=0.2, dtype=dtype)
+        return {"Z": species(n, seed, ELEMENTS), "R": pos, "neighbour_list": radius_graph(pos, CUTOFF)}
+
+    return inputs
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", MODELS)
+def test_eager(name, dtype):
+    check_eager(energy_forces_of(name, dtype), inputs_of(dtype))
+
+
+@pytest.mark.parametrize("name", [pytest.param(m, marks=xfail(SHIPPED[m])) for m in MODELS])
+def test_aten_ops(name):
+    check_aten_ops(energy_forces_of(name, torch.float64), inputs_of(torch.float64)(13, 0), DYNAMIC)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", [pytest.param(m, marks=xfail(SHIPPED[m])) for m in MODELS])
+def test_compiled_matches_eager(name, dtype):
+    compile_and_compare(energy_forces_of(name, dtype), inputs_of(dtype), DYNAMIC, dtype)
