@@ -35,6 +35,7 @@ from frontend.arguments import DynamicShapes, arg_names, by_name, dynamic_dims, 
 from frontend.decompositions import decompositions
 from frontend.errors import CaptureError
 from frontend.guards import check_guards, users_frame
+from frontend.python_idioms import symbolic_python
 from frontend.functionalize import Unsupported, functionalize, mutates
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.export import Dim
@@ -311,9 +312,9 @@ def _trace(
         torch.fx.proxy._register_stack_trace_anchor(anchor or fn)
     dim_names = {sym: dims[i][d].__name__ for (i, d), sym in symbols_at.items()}
     try:
-        with _as_compiled(dim_names):
+        with _as_compiled(dim_names), symbolic_python(fn) as run:
             graph = make_fx(
-                fn,
+                run,
                 tracing_mode="symbolic",
                 decomposition_table=decompositions(),
                 _allow_non_fake_inputs=True,

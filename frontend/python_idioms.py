@@ -1,0 +1,295 @@
+"""The Python that model code writes around tensors, kept symbolic during capture.
+
+make_fx sees tensor operations only. Some Python idioms turn a traced tensor or size
+into a Python number or bool, which pins a dynamic size or guards on data. Capture
+treats each as torch.compile's bytecode tracing does, at the level make_fx works at:
+
+- `len(t)` returns `t.shape[0]`, and `int(t)` of an integer tensor `t.item()`: a
+  symbolic size, and an unbacked (data-dependent) size. Python's `len()` and `int()`
+  must return a Python int, so the names `len` and `int` are bound, for the trace's
+  duration, in the modules of the packages the function reaches (torch.fx's
+  `wrap` patches a module's globals the same way); everything but a traced tensor
+  goes to the builtins unchanged.
+- `t.tolist()` of a 1-D integer tensor of static length: one unbacked size per element.
+- `torch.tensor([a, b])` and `torch.as_tensor` of 0-d tensors: `torch.stack` of the
+  detached elements, in the dtype torch.tensor infers.
+- `if <tensor>: raise ...` and `assert <tensor>`: a run-time assertion of the graph
+  (`_assert_async`, which the compiled code checks), and the trace takes the side that
+  does not raise (frontend.raise_guards decides which side raises).
+- `nn.Parameter` subclasses (graph-pes' PerElementParameter) reach torch's ops as plain
+  tensors: make_fx's dispatch refuses tensor subclasses it does not know.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import functools
+import inspect
+import sys
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import torch
+from torch._subclasses.fake_tensor import is_fake
+from torch.overrides import TorchFunctionMode
+from torch.utils._pytree import tree_map
+
+from frontend.raise_guards import raising_branch
+
+_OURS = {"torch", "functorch", "torchgen", "frontend", "pipeline", "transforms", "dialects", "codegen",
+         "sympy", "numpy", "xdsl", "llvmlite", "builtins", "__future__", "typing_extensions"}
+"""Packages never rebound: torch's own and ours run during the trace itself."""
+
+
+@contextlib.contextmanager
+def symbolic_python(fn: Callable[..., Any]) -> Iterator[Callable[..., Any]]:
+    """For the duration of a trace: `len` and `int` rebound in the modules `fn`
+    reaches; yields `fn` wrapped to run under the mode that handles the other idioms."""
+    params = _parameter_subclasses(fn)
+    modules = _reached_modules(fn)
+    bound: list[tuple[dict[str, Any], str]] = []
+    try:
+        for module in modules:
+            for name, value in (("len", symbolic_len), ("int", symbolic_int)):
+                if name not in module.__dict__:
+                    module.__dict__[name] = value
+                    bound.append((module.__dict__, name))
+
+        @functools.wraps(fn)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            with _IdiomMode(params):
+                return fn(*args, **kwargs)
+
+        yield run
+    finally:
+        for namespace, name in bound:
+            namespace.pop(name, None)
+
+
+def symbolic_len(obj: Any) -> Any:
+    """`len()`, with a tensor's length as its (possibly symbolic) dim 0."""
+    if isinstance(obj, torch.Tensor) and obj.dim() > 0:
+        return obj.shape[0]
+    return builtins.len(obj)
+
+
+class _IntMeta(type):
+    """Makes `symbolic_int` behave as `int` everywhere but on a traced tensor."""
+
+    def __call__(cls, x: Any = 0, *args: Any, **kwargs: Any) -> Any:
+        if not args and not kwargs:
+            if isinstance(x, torch.SymInt):
+                return x
+            if isinstance(x, torch.Tensor) and is_fake(x) and _is_integer(x.dtype):
+                return x.item()
+        return builtins.int(x, *args, **kwargs)
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, builtins.int)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, builtins.int)
+
+    def __getattr__(cls, name: str) -> Any:
+        return getattr(builtins.int, name)
+
+
+class symbolic_int(metaclass=_IntMeta):  # noqa: N801 - it stands for `int`
+    """`int()`, with a traced integer tensor as its (unbacked) value."""
+
+
+def _is_integer(dtype: torch.dtype) -> bool:
+    return not dtype.is_floating_point and not dtype.is_complex and dtype != torch.bool
+
+
+class _IdiomMode(TorchFunctionMode):
+    """Handles the idioms that reach torch as a function call (a torch function mode
+    sees `Tensor.__bool__`, `tolist` and `torch.tensor` before their Python result)."""
+
+    def __init__(self, params: dict[int, torch.Tensor]) -> None:
+        super().__init__()
+        self.params = params
+
+    def __torch_function__(self, func: Any, types: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
+        kwargs = kwargs or {}
+        if self.params:
+            args, kwargs = tree_map(self._plain, (args, kwargs))
+        if func is torch.Tensor.__bool__ and is_fake(args[0]) and args[0].numel() == 1:
+            checked = self._check(args[0], sys._getframe(1))
+            if checked is not None:
+                return checked
+        elif func is torch.Tensor.tolist and is_fake(args[0]) and _is_integer(args[0].dtype):
+            t = args[0]
+            if t.dim() == 0:
+                return t.item()
+            if t.dim() == 1 and isinstance(t.shape[0], builtins.int):
+                return [t[k].item() for k in range(t.shape[0])]
+        elif func in (torch.tensor, torch.as_tensor) and args and _holds_traced(args[0]):
+            return _tensor_of(args[0], kwargs.get("dtype"))
+        return func(*args, **kwargs)
+
+    def _plain(self, x: Any) -> Any:
+        return self.params.get(id(x), x) if isinstance(x, torch.nn.Parameter) else x
+
+    @staticmethod
+    def _check(condition: torch.Tensor, frame: types.FrameType) -> bool | None:
+        """A branch on a traced value whose one side raises: assert the other side."""
+        branch = raising_branch(frame)
+        if branch is None:
+            return None
+        passes = condition.reshape(()).to(torch.bool)
+        if branch.raises_when:
+            passes = passes.logical_not()
+        torch._assert_async(passes, f"{branch.statement} (the check at {branch.where})")
+        return not branch.raises_when
+
+
+def _holds_traced(data: Any) -> bool:
+    if isinstance(data, (list, tuple)):
+        return any(_holds_traced(d) for d in data)
+    return isinstance(data, torch.Tensor) and is_fake(data) and data.dim() == 0
+
+
+def _tensor_of(data: Any, dtype: torch.dtype | None) -> torch.Tensor:
+    """torch.tensor over a nested list of numbers and 0-d tensors: the values read
+    (detached), in the dtype torch.tensor infers (tensors keep theirs, Python ints
+    are int64, floats the default dtype, promoted together)."""
+    leaves: list[Any] = []
+
+    def flat(d: Any) -> None:
+        if isinstance(d, (list, tuple)):
+            for e in d:
+                flat(e)
+        else:
+            leaves.append(d)
+
+    flat(data)
+    if dtype is None:
+        dtype = functools.reduce(torch.promote_types, (_scalar_dtype(x) for x in leaves))
+
+    def build(d: Any) -> torch.Tensor:
+        if isinstance(d, (list, tuple)):
+            return torch.stack([build(e) for e in d])
+        if isinstance(d, torch.Tensor):
+            return d.detach().to(dtype)
+        return torch.tensor(d, dtype=dtype)
+
+    return build(data)
+
+
+def _scalar_dtype(x: Any) -> torch.dtype:
+    if isinstance(x, torch.Tensor):
+        return x.dtype
+    if isinstance(x, bool):
+        return torch.bool
+    if isinstance(x, builtins.int):
+        return torch.int64
+    if isinstance(x, complex):
+        return torch.complex64 if torch.get_default_dtype() == torch.float32 else torch.complex128
+    return torch.get_default_dtype()
+
+
+def _parameter_subclasses(fn: Callable[..., Any]) -> dict[int, torch.Tensor]:
+    """Each parameter of a strict `nn.Parameter` subclass among the modules `fn`
+    reaches, by id, as a plain tensor over the same storage and autograd history."""
+    plain = {}
+    for module in _reached(fn, modules_only=True):
+        for p in module.parameters():
+            if type(p) is not torch.nn.Parameter and id(p) not in plain:
+                with torch._C.DisableTorchFunctionSubclass():
+                    plain[id(p)] = p.as_subclass(torch.Tensor)
+    return plain
+
+
+def _reached_modules(fn: Callable[..., Any]) -> list[types.ModuleType]:
+    """The loaded modules of every package whose code `fn` reaches (its own module's,
+    its globals' and closures', and the classes of the nn.Modules it holds), except
+    the standard library's, torch's and ours."""
+    packages = {_top(name) for name in _reached(fn, modules_only=False)} - _OURS
+    packages -= set(sys.stdlib_module_names)
+    return [m for name, m in list(sys.modules.items())
+            if isinstance(m, types.ModuleType) and _top(name) in packages and isinstance(getattr(m, "__dict__", None), dict)]
+
+
+def _top(name: str) -> str:
+    return name.split(".", 1)[0]
+
+
+def _reached(fn: Callable[..., Any], *, modules_only: bool) -> list[Any]:
+    """What `fn` reaches: the nn.Modules (modules_only) or the names of the Python
+    modules defining the code and classes (otherwise), by walking functions' globals
+    and closures, bound methods, partials, objects' attributes and nn.Modules."""
+    seen: set[int] = set()
+    found: list[Any] = []
+    stack: list[Any] = [fn]
+    while stack and len(seen) < _MAX_OBJECTS:
+        obj = stack.pop()
+        if id(obj) in seen or obj is None or isinstance(obj, (str, bytes, builtins.int, float, torch.Tensor)):
+            continue
+        seen.add(id(obj))
+        try:
+            stack.extend(_step(obj, found, modules_only))
+        except Exception:  # noqa: BLE001 - an object that refuses inspection holds nothing we need
+            continue
+    return found
+
+
+_MAX_OBJECTS = 200_000
+"""A bound on the walk (a closure over a large Python data structure)."""
+
+
+def _step(obj: Any, found: list[Any], modules_only: bool) -> list[Any]:
+    """Record what `obj` contributes; return what it holds."""
+    if isinstance(obj, types.ModuleType):
+        if not modules_only:
+            found.append(obj.__name__)
+        return []
+    if isinstance(obj, torch.nn.Module):
+        held = []
+        for m in obj.modules():
+            if modules_only:
+                found.append(m)
+            else:
+                found.extend(c.__module__ for c in type(m).__mro__)
+            held.extend(v for v in vars(m).values() if not isinstance(v, (dict, torch.nn.Module)))
+        return held
+    if isinstance(obj, functools.partial):
+        return [obj.func, *obj.args, *obj.keywords.values()]
+    if inspect.ismethod(obj):
+        return [obj.__func__, obj.__self__]
+    if isinstance(obj, types.FunctionType):
+        if not modules_only:
+            found.append(obj.__module__ or "")
+        held = [obj.__globals__[n] for n in _names(obj.__code__) if n in obj.__globals__]
+        held.extend(c.cell_contents for c in obj.__closure__ or () if _filled(c))
+        return held + list(obj.__defaults__ or ())
+    if isinstance(obj, type):
+        if not modules_only:
+            found.extend(c.__module__ for c in obj.__mro__)
+        return []
+    if type(obj) in (list, tuple, set, frozenset):
+        return list(obj)
+    if type(obj) is dict:
+        return list(obj.values())
+    if hasattr(obj, "__dict__") and not isinstance(obj, types.BuiltinFunctionType):
+        if not modules_only:
+            found.append(type(obj).__module__)
+        return list(vars(obj).values())
+    return []
+
+
+def _names(code: types.CodeType) -> Iterator[str]:
+    yield from code.co_names
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _names(const)
+
+
+def _filled(cell: types.CellType) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,142 @@
+"""The Python that packages write around tensors (frontend.python_idioms), captured
+with no change to the model's code: `len(t)` on a dynamic dim, `int(t)` and
+`t.tolist()` as sizes, `torch.tensor([...])` of 0-d tensors, `if <data>: raise` and
+`assert <data>` as run-time checks, and an `nn.Parameter` subclass. Each compiled
+once, compared with eager at sizes never traced in f32 and f64 (energy and forces),
+through the JIT and the exported library; each check fails in both as in eager.
+
+PYTEST_DONT_REWRITE: pytest's rewriting of `assert` would hide the model's own
+`assert` from the capture (it stores its message before raising)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+from conftest import DTYPES, assert_close
+from torch.export import Dim
+
+import pipeline
+from frontend.errors import CaptureError
+
+SPECIES = 4
+DIMS = ({0: Dim("N", min=2)}, {0: Dim("N", min=2)}, {1: Dim("E", min=2)}, {0: Dim("N", min=2)})
+SIZES = [(9, 30, 2), (37, 200, 5), (5, 3, 1), (64, 700, 3)]
+"""(atoms, edges, systems) per call; traced at (12, 50, 3)."""
+
+
+class PerSpecies(torch.nn.Parameter):
+    """An nn.Parameter subclass (as graph-pes' PerElementParameter is)."""
+
+    def __new__(cls, data: torch.Tensor) -> PerSpecies:
+        return super().__new__(cls, data, requires_grad=True)
+
+
+class Model(torch.nn.Module):
+    """Message passing written as packages write it."""
+
+    def __init__(self, dtype: torch.dtype) -> None:
+        super().__init__()
+        g = torch.Generator().manual_seed(3)
+        self.embedding = PerSpecies(torch.randn(SPECIES, 8, generator=g, dtype=dtype))
+        self.scale = torch.nn.Parameter(torch.randn(8, generator=g, dtype=dtype))
+
+    def forward(self, pos: torch.Tensor, species: torch.Tensor, edge_index: torch.Tensor,
+                system: torch.Tensor) -> torch.Tensor:
+        n = len(pos)
+        if (species >= SPECIES).any():
+            raise ValueError(f"species must be below {SPECIES}")
+        x = self.embedding[species]
+        d = pos[edge_index[0]] - pos[edge_index[1]]
+        r = d.norm(dim=-1, keepdim=True)
+        assert (r > 0).all(), "two atoms at one place"
+        m = torch.zeros(n, 8, dtype=pos.dtype).index_add(0, edge_index[0], x[edge_index[1]] * torch.exp(-r))
+        atom = ((x + m).tanh() * self.scale).sum(-1)
+        first, last = system[torch.tensor([0, -1])].tolist()
+        systems = int(system[-1]) + 1
+        per_system = torch.zeros(systems, dtype=pos.dtype).index_add(0, system, atom)
+        spread = torch.zeros(last - first + 1, dtype=pos.dtype).index_add(0, system - first, atom)
+        weights = torch.tensor([per_system.sum() * 0 + 1.0, torch.tensor(0.5, dtype=pos.dtype)])
+        return per_system.pow(2).sum() * weights[0] + spread.sum() * weights[1]
+
+
+def energy_forces(model: Model):  # noqa: ANN201
+    def f(pos: torch.Tensor, species: torch.Tensor, edge_index: torch.Tensor, system: torch.Tensor):  # noqa: ANN202
+        pos.requires_grad_(True)
+        energy = model(pos, species, edge_index, system)
+        return energy, -torch.autograd.grad(energy, pos)[0]
+
+    return f
+
+
+def inputs(atoms: int, edges: int, systems: int, dtype: torch.dtype, seed: int) -> tuple[torch.Tensor, ...]:
+    g = torch.Generator().manual_seed(seed)
+    pos = torch.randn(atoms, 3, generator=g, dtype=dtype)
+    species = torch.randint(0, SPECIES, (atoms,), generator=g)
+    i = torch.randint(0, atoms, (edges,), generator=g)
+    edge_index = torch.stack([i, (i + torch.randint(1, atoms, (edges,), generator=g)) % atoms])
+    system = torch.sort(torch.randint(0, systems, (atoms,), generator=g)).values
+    system[-1] = systems - 1
+    return pos, species, edge_index, system
+
+
+@pytest.fixture(scope="module", params=DTYPES, ids=str)
+def compiled(request: pytest.FixtureRequest):  # noqa: ANN201
+    model = Model(request.param)
+    fn = energy_forces(model)
+    return fn, pipeline.compile(fn, inputs(12, 50, 3, request.param, 0), dynamic_shapes=DIMS), request.param
+
+
+@pytest.mark.parametrize("size", SIZES, ids=str)
+def test_jit_and_library_match_eager(compiled, size, tmp_path: Path) -> None:  # noqa: ANN001
+    fn, f, dtype = compiled
+    library = pipeline.load_library(pipeline.export_library(f, tmp_path, name="idioms"))
+    for seed in (1, 2):
+        args = inputs(*size, dtype, seed)
+        want = fn(args[0].clone(), *args[1:])
+        for name, run in (("jit", f), ("library", library)):
+            assert_close(run(*args), want, dtype, f"{name} {size} seed {seed}")
+
+
+@pytest.mark.parametrize(
+    "spoil, statement",
+    [
+        (lambda a: a[1].__setitem__(3, SPECIES), 'raise ValueError(f"species must be below {SPECIES}")'),
+        (lambda a: a[2].__setitem__((1, 0), a[2][0, 0]), 'assert (r > 0).all(), "two atoms at one place"'),
+    ],
+    ids=["raise", "assert"],
+)
+def test_checks_fail_as_in_eager(compiled, spoil, statement: str, tmp_path: Path) -> None:  # noqa: ANN001
+    fn, f, dtype = compiled
+    args = list(inputs(20, 60, 2, dtype, 5))
+    spoil(args)
+    with pytest.raises((ValueError, AssertionError)):
+        fn(args[0].clone(), *args[1:])
+    library = pipeline.load_library(pipeline.export_library(f, tmp_path, name="checks"))
+    for run in (f, library):
+        with pytest.raises(RuntimeError, match="assertion failed") as failure:
+            run(*args)
+        assert statement in str(failure.value) and "test_python_idioms.py:" in str(failure.value)
+
+
+def test_data_branch_that_does_not_raise_is_refused() -> None:
+    """A branch on data whose sides both compute is control flow, not a check: refused
+    (the trace cannot know which side a later call takes)."""
+
+    def clamp_if_large(x: torch.Tensor) -> torch.Tensor:
+        if (x > 10).any():
+            x = x.clamp(max=10)
+        return x * 2
+
+    with pytest.raises(CaptureError, match="data-dependent|data dependent"):
+        pipeline.compile(clamp_if_large, (torch.randn(6),), dynamic_shapes=({0: Dim("N", min=2)},))
+
+
+def test_rebound_names_are_restored() -> None:
+    """`len` and `int` are rebound in the modules only for the trace."""
+    compiled = pipeline.compile(energy_forces(Model(torch.float64)), inputs(12, 50, 3, torch.float64, 0),
+                                dynamic_shapes=DIMS)
+    assert compiled is not None
+    assert "len" not in globals() and "int" not in globals()
+    assert "len" not in vars(torch.nn.modules.module) and len([1, 2]) == 2
