@@ -1166,6 +1166,83 @@ class TopkOp(SortLikeOp):
         return shape[:d] + (shape_of(self.values)[d],) + shape[d + 1 :]
 
 
+class SearchsortedLike(AtenOp):
+    """Where self's values would be inserted into the last dim of `sorted_sequence` to
+    keep it sorted: the count of its elements < value (<= with `right` or side
+    "right"), read through `sorter` when given. A 1-d sequence serves every value; an
+    N-d one holds one sequence per leading index, matching self's leading dims."""
+
+    sorted_sequence = operand_def(TensorOut)
+    sorter = opt_operand_def(TensorOut)
+    out_int32 = opt_prop_def(IntegerAttr[I1])
+    right = opt_prop_def(IntegerAttr[I1])
+    side = opt_prop_def(StringAttr)
+    result = result_def(TensorOut)
+
+    def is_right(self) -> bool:
+        side = self.properties.get("side")
+        if side is not None and side.data not in ("left", "right"):  # type: ignore[attr-defined]
+            raise VerifyException(f"{self.name}: side must be left or right")
+        if side is not None and side.data == "left" and bool_prop(self, "right"):  # type: ignore[attr-defined]
+            raise VerifyException(f"{self.name}: side and right can't be set to opposites")
+        return bool_prop(self, "right") or (side is not None and side.data == "right")  # type: ignore[attr-defined]
+
+    def check_sequence(self, values: Shape) -> None:
+        self.is_right()
+        seq = shape_of(self.sorted_sequence)
+        if not seq:
+            raise VerifyException(f"{self.name}: sorted_sequence must have at least one dim")
+        if len(seq) > 1:
+            if len(values) != len(seq):
+                raise VerifyException(f"{self.name}: an N-d sorted_sequence needs values of its rank")
+            for k in range(len(seq) - 1):
+                same_dim(self, f"leading dims {k}", seq[k], values[k])
+        if self.sorter is not None:
+            if not isinstance(elem_of(self.sorter), IntegerType):
+                raise VerifyException(f"{self.name}: sorter must be an integer tensor")
+            if len(shape_of(self.sorter)) != len(seq):
+                raise VerifyException(f"{self.name}: sorter must have sorted_sequence's shape")
+            for k, (a, b) in enumerate(zip(shape_of(self.sorter), seq)):
+                same_dim(self, f"sorter dim {k}", a, b)
+        want = IntegerType(32) if bool_prop(self, "out_int32") else IntegerType(64)
+        if elem_of(self.result) != want:
+            raise VerifyException(f"{self.name}: the result must be a tensor of {want}")
+
+
+@irdl_op_definition
+class SearchsortedTensorOp(SearchsortedLike):
+    """The insertion point of each element of self: the result has self's shape."""
+
+    name = "aten.searchsorted.Tensor"
+    input = operand_def(TensorOut)
+    assembly_format = (
+        "$sorted_sequence `,` $input (`sorter` $sorter^ `:` type($sorter))? attr-dict `:` "
+        "type($sorted_sequence) `,` type($input) `->` type($result)"
+    )
+
+    def infer_shape(self) -> Shape:
+        self.check_sequence(shape_of(self.input))
+        return shape_of(self.input)
+
+
+@irdl_op_definition
+class SearchsortedScalarOp(SearchsortedLike):
+    """The insertion point of one scalar into a 1-d sorted_sequence: a 0-d result."""
+
+    name = "aten.searchsorted.Scalar"
+    input = operand_def(ScalarT)
+    assembly_format = (
+        "$sorted_sequence `,` $input (`sorter` $sorter^ `:` type($sorter))? attr-dict `:` "
+        "type($sorted_sequence) `,` type($input) `->` type($result)"
+    )
+
+    def infer_shape(self) -> Shape:
+        if len(shape_of(self.sorted_sequence)) != 1:
+            raise VerifyException(f"{self.name}: a scalar value needs a 1-d sorted_sequence")
+        self.check_sequence(())
+        return ()
+
+
 # --------------------------------------------------------------------------- more views
 
 
@@ -1360,6 +1437,26 @@ class NonzeroOp(AtenOp):
         if elem_of(self.result) != IntegerType(64):
             raise VerifyException(f"{self.name}: the result must be a tensor of i64")
         return (DYN, len(shape_of(self.input)))
+
+
+@irdl_op_definition
+class RepeatInterleaveTensorOp(AtenOp):
+    """i repeated repeats[i] times, for each i in order (1-d): its length is the sum
+    of repeats, known only at run time unless `output_size` gives it."""
+
+    name = "aten.repeat_interleave.Tensor"
+    repeats = operand_def(TensorOut)
+    output_size = opt_operand_def(IndexType)
+    result = result_def(TensorOut)
+    assembly_format = "$repeats (`output_size` $output_size^)? attr-dict `:` type($repeats) `->` type($result)"
+
+    def infer_shape(self) -> Shape:
+        if len(shape_of(self.repeats)) != 1 or not isinstance(elem_of(self.repeats), IntegerType) \
+                or is_bool(elem_of(self.repeats)):
+            raise VerifyException(f"{self.name}: repeats must be a 1-d integer tensor")
+        if elem_of(self.result) != elem_of(self.repeats):
+            raise VerifyException(f"{self.name}: the result has repeats' element type")
+        return (DYN,)
 
 
 @irdl_op_definition

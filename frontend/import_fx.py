@@ -61,7 +61,8 @@ DTYPES: dict[torch.dtype, Attribute] = {
     torch.bool: i1,
 }
 
-_DEFINE_SIZES = (torch.ops.aten.nonzero.default, torch.ops.aten.index.Tensor, torch.ops.aten._local_scalar_dense.default)
+_DEFINE_SIZES = (torch.ops.aten.nonzero.default, torch.ops.aten.index.Tensor, torch.ops.aten._local_scalar_dense.default,
+                 torch.ops.aten.repeat_interleave.Tensor)
 """Ops whose result may have a data-dependent size: the importer names it."""
 
 # Schema arguments carried by the result type, or meaningless on CPU tensors.
@@ -192,7 +193,7 @@ class _Importer:
         if unknown and node.target not in _DEFINE_SIZES:
             raise ImportError_(_unsupported(
                 node, f"{node.target} (its result depends on tensor data: data-dependent values such as "
-                      f"{unknown[0]} are supported as the sizes of nonzero and of boolean-mask indexing only)"))
+                      f"{unknown[0]} are supported as the sizes of nonzero, boolean-mask indexing and repeat_interleave only)"))
         if node.target is torch.ops.aten._local_scalar_dense.default:
             self.values[node] = self._item(node)
             return
@@ -208,7 +209,7 @@ class _Importer:
                 self.tuples[node] = results
             elif results:
                 self.values[node] = results[0]
-            if node.target is torch.ops.aten.nonzero.default:
+            if node.target in (torch.ops.aten.nonzero.default, torch.ops.aten.repeat_interleave.Tensor):
                 self._define_size(val.shape[0], results[0], 0)
             return
         raise ImportError_(_unsupported(node, str(node.target)))

@@ -51,7 +51,9 @@ class Arg:
     kinds: normal, cell (normal + 4 I), positive (0.5..2), unit (-0.9..0.9), intf (integers -3..3 as floats,
     so that comparisons see ties), int (int64 in [lo, hi)), intd (the case's integer
     dtype, -8..8), bool, perm (a permutation of range(shape[0]), half of it negative:
-    unique indices that wrap).
+    unique indices that wrap), sorted (intf sorted along the last dim: a searchsorted
+    sequence with ties), parts (non-negative int64 summing to `hi`: repeats of a known
+    total).
     """
 
     shape: tuple[int | str, ...]
@@ -79,6 +81,11 @@ class Arg:
             return torch.randint(-8, 9, shape, generator=g, dtype=INT[dtype])
         if kind == "bool":
             return torch.randint(0, 2, shape, generator=g).bool()
+        if kind == "sorted":
+            return torch.randint(-3, 4, shape, generator=g).to(dtype).sort(-1).values
+        if kind == "parts":  # shape[0] cuts of range(total): a histogram of where they fall
+            cuts = torch.randint(0, shape[0], (_bound(self.hi, sizes),), generator=g)
+            return torch.bincount(cuts, minlength=shape[0])
         if kind == "cell":  # a well-conditioned matrix: a periodic cell
             return torch.randn(shape, generator=g, dtype=dtype) + 4 * torch.eye(shape[-1], dtype=dtype)
         if kind == "perm":
@@ -139,6 +146,11 @@ def _assigned(a: Tensor, b: Tensor, at_a: int, at_b: int) -> Tensor:
     out[:, at_b:] = torch.sin(b)
     return out * 1.5
 PX = X("N", 3, kind="positive")
+
+
+def _weighted_rows(y: Tensor) -> Tensor:
+    """sum_i cos(i) y[i]: a row's place matters (y's length is known only at run time)."""
+    return (y * torch.arange(y.shape[0], dtype=y.dtype)[:, None].cos()).sum(0)
 INF = float("inf")
 
 
@@ -426,6 +438,15 @@ MORE_REDUCTIONS = [
     C("sort", lambda x, i: (*torch.sort(x, 1), *torch.sort(x, 0, descending=True), *torch.sort(i, dim=0, stable=True)),
       [X("N", 5), X("N", 2, kind="intd")], ["sort", "sort.stable"], grad=(0,)),
     C("topk", lambda x: (*torch.topk(x, 2, 1), *torch.topk(x, 3, -1, largest=False)), [X("N", 5)], ["topk"]),
+    # sequences of N sorted values with ties (intf), searched for E values, -3.5..3.5 included
+    C("searchsorted", lambda s, v, u: (torch.searchsorted(s[0], v), torch.searchsorted(s[0], v, right=True, out_int32=True),
+                                       torch.searchsorted(s, torch.stack([v, -v]), side="right"), torch.searchsorted(s[1], 0.5),
+                                       torch.searchsorted(s[1], 2, right=True), torch.searchsorted(s[0], v.to(torch.int64)),
+                                       torch.searchsorted(u, v, sorter=torch.argsort(u, stable=True), right=True)),
+      [X(2, "N", kind="sorted"), X("E", kind="intf"), X("N", kind="intf")], ["searchsorted.Tensor", "searchsorted.Scalar"], grad=()),
+    # bucket indices into a float table: the gradient flows through the gather, by x and by the table
+    C("searchsorted-grad", lambda x, s: x * s[torch.searchsorted(s, x.detach()).clamp(max=s.shape[0] - 1)] ** 2,
+      [X("E", kind="intf"), X("N", kind="sorted")], ["searchsorted.Tensor"], grad=(0, 1)),
 ]
 
 MORE_VIEWS = [
@@ -467,6 +488,13 @@ MORE_INDEXING = [
       [NX, X(2), X(3, kind="intd")], ["_local_scalar_dense"]),
     C("assertions", lambda x: (torch._assert_async((x > -100).all()), torch._assert_async((x < 100).all(), "x < 100"), x * 2)[-1],
       [NX], ["_assert_async.msg"]),
+    C("repeat_interleave", lambda x, r: (_weighted_rows(x.repeat_interleave(r, 0)), torch.repeat_interleave(r).sum(),
+                                         (x[torch.repeat_interleave(r.to(torch.int32))] ** 2).sum(0)),
+      [NX, I("N", lo=0, hi=4)], ["repeat_interleave.Tensor"]),
+    # repeats of a known total (atoms per graph of a batch): output_size keeps the size backed
+    C("repeat_interleave-output_size", lambda x, r: torch.zeros(3, 3, dtype=x.dtype).index_add(
+        0, torch.repeat_interleave(torch.arange(3), r, output_size=x.shape[0]), x.sin()),
+      [NX, Arg((3,), "parts", 0, "N")], ["repeat_interleave.Tensor"]),
     C("masked_scatter", lambda x, s, m: (x.masked_scatter(x > 0, s * 2), x.masked_scatter(m, s)), [NX, X("N", 3), X(3, kind="bool")],
       ["masked_scatter", "masked_scatter_backward"], grad=(0, 1)),
     C("embedding_dense_backward", lambda w, i: F.embedding(i, w), [X("N", 4), I("E", lo=0, hi="N")], [],

@@ -1,5 +1,6 @@
 """What depends on data: sizes (a model that filters its own edge list by a cutoff,
-`edge_index[:, r < rc]`, nonzero and boolean-mask indexing) and the graph's own
+`edge_index[:, r < rc]`, nonzero and boolean-mask indexing, repeat_interleave), values
+used as indices (searchsorted's buckets) and the graph's own
 run-time assertions (F.one_hot's class checks), compiled once and run through the JIT
 and through the exported library at sizes never traced, against eager, in f32 and
 f64, energy and forces. Also a model calling a `@torch.jit.script` helper, through the
@@ -65,6 +66,32 @@ def one_hot_energy(pos: torch.Tensor, species: torch.Tensor) -> tuple[torch.Tens
     return energy, -torch.autograd.grad(energy, pos)[0]
 
 
+_BINS = torch.tensor([0.5, 1.0, 1.5, 2.0, 3.0])
+_TABLE = torch.tensor([2.0, 1.0, 0.5, -0.25, 0.1, 0.0])
+
+
+def bucket_energy(pos: torch.Tensor, edge_index: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A tabulated pair term: each edge's bucket (searchsorted of its length into the
+    bins) selects its coefficient (index_select of a float table)."""
+    pos = pos.requires_grad_(True)
+    r = (pos[edge_index[0]] - pos[edge_index[1]]).norm(dim=-1)
+    bucket = torch.searchsorted(_BINS.to(pos.dtype), r.detach(), right=True)
+    energy = (torch.index_select(_TABLE.to(pos.dtype), 0, bucket) * torch.exp(-r)).sum()
+    return energy, -torch.autograd.grad(energy, pos)[0]
+
+
+def repeated_energy(pos: torch.Tensor, edge_index: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Atoms repeated by a count chosen from data (1 + edges leaving each, capped): x[repeat_interleave(counts)]
+    and pos.repeat_interleave(counts, 0), whose length is the sum of the counts."""
+    pos = pos.requires_grad_(True)
+    counts = torch.zeros(pos.shape[0], dtype=torch.int64).index_add(0, edge_index[0], torch.ones_like(edge_index[0]))
+    counts = counts.clamp(max=3) + (pos[:, 0] > 0).to(torch.int64)
+    atom = torch.repeat_interleave(counts)
+    rows = pos.repeat_interleave(counts, 0)
+    energy = (torch.exp(-(pos[atom] ** 2).sum(1)) * (rows * rows.sin()).sum(1)).sum()
+    return energy, -torch.autograd.grad(energy, pos)[0]
+
+
 def _system(n: int, e: int, dtype: torch.dtype, g: torch.Generator) -> list[torch.Tensor]:
     return [torch.randn(n, 3, dtype=dtype, generator=g), torch.randint(0, n, (2, e), generator=g)]
 
@@ -88,7 +115,8 @@ def _check(got: tuple[torch.Tensor, ...], want: tuple[torch.Tensor, ...], dtype:
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
-@pytest.mark.parametrize("fn", [cutoff_energy, masked_ops, scripted_energy], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("fn", [cutoff_energy, masked_ops, scripted_energy, bucket_energy, repeated_energy],
+                         ids=lambda f: f.__name__)
 def test_jit_matches_eager(fn, dtype: torch.dtype) -> None:  # noqa: ANN001
     compiled = _compile(fn, dtype)
     g = torch.Generator().manual_seed(2)
@@ -113,7 +141,7 @@ class _Library:
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
-@pytest.mark.parametrize("fn", [cutoff_energy, scripted_energy], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("fn", [cutoff_energy, scripted_energy, bucket_energy, repeated_energy], ids=lambda f: f.__name__)
 @needs_tools("cc")
 def test_exported_library_matches_eager(fn, dtype: torch.dtype, tmp_path: Path) -> None:  # noqa: ANN001
     library = _Library(export_library(_compile(fn, dtype), tmp_path, name="model"), "model")
@@ -187,3 +215,31 @@ def test_singular_cell_fails_as_in_torch() -> None:
         fractional(pos, singular)
     with pytest.raises(RuntimeError, match="singular"):
         compiled(pos, singular)
+
+
+def test_repeat_interleave_checks_its_repeats() -> None:
+    """A negative repeat fails the call, and so does output_size other than the sum
+    (RuntimeError with torch's message; a negative repeat that moves an end out of
+    range may be reported by its index check first)."""
+
+    def batched(pos: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
+        graph = torch.repeat_interleave(torch.arange(counts.shape[0]), counts, output_size=pos.shape[0])
+        return torch.zeros(counts.shape[0], 3, dtype=pos.dtype).index_add(0, graph, pos)
+
+    def repeated(pos: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
+        return (pos[torch.repeat_interleave(counts)] ** 2).sum(0)
+
+    g = torch.Generator().manual_seed(8)
+    pos = torch.randn(7, 3, dtype=torch.float64, generator=g)
+    sized = compile(batched, [pos, torch.tensor([3, 0, 4])], [{0: Dim("N")}, {0: Dim("B")}])
+    _check((sized(pos, torch.tensor([2, 5, 0])),), (batched(pos, torch.tensor([2, 5, 0])),), torch.float64, "sum = N")
+    for bad, message in (([2, 4, 0], "allocated size does not match required size"), ([8, -1, 0], "negative")):
+        with pytest.raises(RuntimeError):  # eager with output_size writes past its result on [8, -1, 0]: not called
+            torch.repeat_interleave(torch.tensor(bad), output_size=None if min(bad) < 0 else pos.shape[0])
+        with pytest.raises((RuntimeError, IndexError), match=message):
+            sized(pos, torch.tensor(bad))
+    free = compile(repeated, [pos, torch.tensor([1, 0, 2, 1, 1, 3, 0])], [{0: Dim("N")}, {0: Dim("N")}])
+    for counts in ([0] * 7, [4, 0, 0, 1, 2, 0, 9]):
+        _check((free(pos, torch.tensor(counts)),), (repeated(pos, torch.tensor(counts)),), torch.float64, f"{counts}")
+    with pytest.raises((RuntimeError, IndexError), match="negative"):
+        free(pos, torch.tensor([2, -1, 1, 0, 0, 0, 0]))

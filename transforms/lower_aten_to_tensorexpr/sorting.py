@@ -2,18 +2,23 @@
 of elements ordered before it (ties by position: stable), then each place picks the
 element (and its position) whose place it is. Quadratic in the length of the sorted
 dim, with no data-dependent control flow; meant for short dims (neighbours of an
-atom, species, channels)."""
+atom, species, channels).
+
+Searching (searchsorted) the same way: a value's insertion point is the count of the
+sequence's elements before it, a te.reduce over the sequence."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import TensorType, i1, i64
+from xdsl.dialects.builtin import Attribute, IntegerType, TensorType, f64, i1, i64
 from xdsl.ir import SSAValue
 
 from dialects import aten
 from transforms.lower_aten_to_tensorexpr.base import LoweringBase
-from transforms.lower_aten_to_tensorexpr.scalars import cast, const, is_float
+from transforms.lower_aten_to_tensorexpr.scalars import cast, const, is_float, width
 
 
 def _before(b: Builder, a: SSAValue, c: SSAValue, descending: bool) -> SSAValue:
@@ -90,3 +95,56 @@ class SortingLowerings(LoweringBase):
     def lower_Topk(self, op: aten.TopkOp) -> list[SSAValue]:
         largest = op.properties.get("largest") is None or aten.bool_prop(op, "largest")
         return self._sorted(op, largest, op.k)
+
+    def _searchsorted(self, op: aten.SearchsortedLike, value: Callable[[Builder, list[SSAValue]], SSAValue],
+                      out_ext: list[SSAValue], value_type: Attribute, value_rank: int | None) -> SSAValue:
+        """out[.., j] = the count of k with !(seq[.., k] >= v) (!(seq[.., k] > v) for
+        right), v = self[.., j]: torch's binary-search predicate, so the count is its
+        answer on any sorted sequence (NaN last). A te.reduce over the sequence: O(M)
+        per value where a binary search is O(log M), but exact, branch-free and
+        vectorizable, with no loop inside a body (which te bodies do not hold); bins
+        and species tables are short. `sorter` reads the sequence through its indices."""
+        t = op.result.type
+        assert isinstance(t, TensorType)
+        seq = op.sorted_sequence
+        seq_ext = self.dims(seq)
+        m, lead = seq_ext[-1], len(seq_ext) - 1
+        common = _common_type(aten.elem_of(seq), value_type, value_rank)
+        right = op.is_right()
+        sorter = op.sorter
+
+        def body(b: Builder, idx: list[SSAValue]) -> SSAValue:
+            at, k = idx[:-1], idx[-1]
+            row = at[:lead]
+            if sorter is not None:
+                k = self.to_index(b, self.load(b, sorter, row + [k]), m, "searchsorted: sorter", sorter)
+            x = cast(b, self.load(b, seq, row + [k]), common)
+            v = cast(b, value(b, at), common)
+            if is_float(common):
+                before = b.insert(arith.CmpfOp(x, v, "ule" if right else "ult")).result
+            else:
+                before = b.insert(arith.CmpiOp(x, v, "sle" if right else "slt")).result
+            return cast(b, before, t.get_element_type())
+
+        return self.reduce("add", t, out_ext, [m], body)
+
+    def lower_SearchsortedTensor(self, op: aten.SearchsortedTensorOp) -> SSAValue:
+        return self._searchsorted(op, lambda b, at: self.load(b, op.input, at), self.dims(op.input),
+                                  aten.elem_of(op.input), len(aten.shape_of(op.input)))
+
+    def lower_SearchsortedScalar(self, op: aten.SearchsortedScalarOp) -> SSAValue:
+        return self._searchsorted(op, lambda b, at: op.input, [], op.input.type, None)
+
+
+def _common_type(seq: Attribute, value: Attribute, value_rank: int | None) -> Attribute:
+    """The type both sides are compared in: torch's result_type of the sequence and
+    the values (`value_rank` None: a Python scalar). Values of a lower or equal kind
+    (bool < int < float) take the sequence's type unless they are a tensor of rank > 0
+    (then the wider of the two); a float scalar against an integer sequence compares
+    in f64 (torch: the default dtype, f32; they differ only past 2**24)."""
+    kind = lambda t: 2 if is_float(t) else 1 if isinstance(t, IntegerType) and t.width.data > 1 else 0  # noqa: E731
+    if value_rank is not None and value_rank > 0 and kind(value) == kind(seq):
+        return seq if width(seq) >= width(value) else value
+    if kind(value) <= kind(seq):
+        return seq
+    return f64 if value_rank is None and is_float(value) else value

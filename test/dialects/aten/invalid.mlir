@@ -379,3 +379,75 @@ func.func @split_count(%x: tensor<?x3xf32>, %a: index) -> tensor<?x1xf32> {
 }
 // CHECK: {{^// -{5}$}}
 // CHECK-NEXT: aten.split_with_sizes: one result per split size
+
+// -----
+
+func.func @searchsorted_side(%s: tensor<?xf32>, %v: tensor<?xf32>) -> tensor<?xi64> {
+  %0 = aten.searchsorted.Tensor %s, %v {side = "middle"} : tensor<?xf32>, tensor<?xf32> -> tensor<?xi64>
+  func.return %0 : tensor<?xi64>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.searchsorted.Tensor: side must be left or right
+
+// -----
+
+func.func @searchsorted_opposites(%s: tensor<?xf32>, %v: tensor<?xf32>) -> tensor<?xi64> {
+  %0 = aten.searchsorted.Tensor %s, %v {side = "left", right = true} : tensor<?xf32>, tensor<?xf32> -> tensor<?xi64>
+  func.return %0 : tensor<?xi64>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.searchsorted.Tensor: side and right can't be set to opposites
+
+// -----
+
+func.func @searchsorted_int32(%s: tensor<?xf32>, %v: tensor<?xf32>) -> tensor<?xi64> {
+  %0 = aten.searchsorted.Tensor %s, %v {out_int32 = true} : tensor<?xf32>, tensor<?xf32> -> tensor<?xi64>
+  func.return %0 : tensor<?xi64>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.searchsorted.Tensor: the result must be a tensor of i32
+
+// -----
+
+func.func @searchsorted_leading(%s: tensor<4x?xf32>, %v: tensor<3x?xf32>) -> tensor<3x?xi64> {
+  %0 = aten.searchsorted.Tensor %s, %v : tensor<4x?xf32>, tensor<3x?xf32> -> tensor<3x?xi64>
+  func.return %0 : tensor<3x?xi64>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.searchsorted.Tensor: leading dims 0 4, 3 differ
+
+// -----
+
+func.func @searchsorted_sorter(%s: tensor<?xf32>, %v: tensor<?xf32>, %k: tensor<?x2xi64>) -> tensor<?xi64> {
+  %0 = aten.searchsorted.Tensor %s, %v sorter %k : tensor<?x2xi64> : tensor<?xf32>, tensor<?xf32> -> tensor<?xi64>
+  func.return %0 : tensor<?xi64>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.searchsorted.Tensor: sorter must have sorted_sequence's shape
+
+// -----
+
+func.func @searchsorted_scalar_rank(%s: tensor<?x4xf32>, %f: f64) -> tensor<i64> {
+  %0 = aten.searchsorted.Scalar %s, %f : tensor<?x4xf32>, f64 -> tensor<i64>
+  func.return %0 : tensor<i64>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.searchsorted.Scalar: a scalar value needs a 1-d sorted_sequence
+
+// -----
+
+func.func @repeat_interleave_rank(%r: tensor<?x2xi64>) -> tensor<?xi64> {
+  %0 = aten.repeat_interleave.Tensor %r : tensor<?x2xi64> -> tensor<?xi64>
+  func.return %0 : tensor<?xi64>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.repeat_interleave.Tensor: repeats must be a 1-d integer tensor
+
+// -----
+
+func.func @repeat_interleave_dtype(%r: tensor<?xi64>) -> tensor<?xi32> {
+  %0 = aten.repeat_interleave.Tensor %r : tensor<?xi64> -> tensor<?xi32>
+  func.return %0 : tensor<?xi32>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: aten.repeat_interleave.Tensor: the result has repeats' element type

@@ -611,4 +611,27 @@ func.func @core_opset(%N: index, %x: tensor<?x3xf32>, %y: tensor<3xf32>, %i: ten
   // CHECK-NEXT: func.return %x : tensor<?x3xf32>
 }
 // CHECK-NEXT: }
+
+// -----------------------------------------------------------------------------
+// Searching and repeating: searchsorted into a 1-d or an N-d sequence (through a
+// sorter), of a tensor or a scalar; repeat_interleave, whose length is the sum of
+// its repeats (known only at run time) unless output_size gives it.
+
+func.func @search_and_repeat(%N: index, %s: tensor<?xf32>, %x: tensor<?x3xf32>, %i: tensor<?x3xi64>, %r: tensor<?xi32>) -> tensor<?xi32> {
+// CHECK-LABEL: func.func @search_and_repeat(%N: index, %s: tensor<?xf32>, %x: tensor<?x3xf32>, %i: tensor<?x3xi64>, %r: tensor<?xi32>) -> tensor<?xi32> {
+  %f = arith.constant 5.000000e-01 : f64
+  // CHECK-NEXT: %f = arith.constant 5.000000e-01 : f64
+  %ss = aten.searchsorted.Tensor %s, %x : tensor<?xf32>, tensor<?x3xf32> -> tensor<?x3xi64>
+  // CHECK-NEXT: %ss = aten.searchsorted.Tensor %s, %x : tensor<?xf32>, tensor<?x3xf32> -> tensor<?x3xi64>
+  %sr = aten.searchsorted.Tensor %x, %x sorter %i : tensor<?x3xi64> {right = true, out_int32 = true} : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x3xi32>
+  // CHECK-NEXT: %sr = aten.searchsorted.Tensor %x, %x sorter %i : tensor<?x3xi64> {right = true, out_int32 = true} : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x3xi32>
+  %sc = aten.searchsorted.Scalar %s, %f {side = "right"} : tensor<?xf32>, f64 -> tensor<i64>
+  // CHECK-NEXT: %sc = aten.searchsorted.Scalar %s, %f {side = "right"} : tensor<?xf32>, f64 -> tensor<i64>
+  %ri = aten.repeat_interleave.Tensor %r : tensor<?xi32> -> tensor<?xi32>
+  // CHECK-NEXT: %ri = aten.repeat_interleave.Tensor %r : tensor<?xi32> -> tensor<?xi32>
+  %ro = aten.repeat_interleave.Tensor %r output_size %N : tensor<?xi32> -> tensor<?xi32>
+  // CHECK-NEXT: %ro = aten.repeat_interleave.Tensor %r output_size %N : tensor<?xi32> -> tensor<?xi32>
+  func.return %ro : tensor<?xi32>
+  // CHECK-NEXT: func.return %ro : tensor<?xi32>
+}
 // CHECK-NEXT: }

@@ -59,3 +59,69 @@ func.func @assert(%N: index, %x: tensor<?xi64> {aten.dims = ["N"]}) -> tensor<?x
 // CHECK-NEXT:    func.return %x : tensor<?xi64>
 // CHECK-NEXT:  }
 // CHECK-NOT: aten.
+
+// repeat_interleave: te.checks that no repeat is negative; the length is the sum of the
+// repeats, loaded by the function (an index like nonzero's count, clamped at 0 so a
+// bad call allocates nothing negative); ends = te.scan of the repeats; every end marks
+// its slot of total + 1 (a te.scatter "add" through a checked te.index); the scan of
+// the marks, cut to the length, is the result: out[i] = #{k: ends[k] <= i}, at most
+// n - 1 (a no-op for valid repeats: a reader's index check never hides the checks').
+func.func @repeat_interleave(%N: index, %r: tensor<?xi32> {aten.dims = ["N"]}) -> tensor<i32> {
+  %0 = aten.repeat_interleave.Tensor %r : tensor<?xi32> -> tensor<?xi32>
+  %1 = aten.sum %0 : tensor<?xi32> -> tensor<i32>
+  func.return %1 : tensor<i32>
+}
+// CHECK-LABEL: func.func @repeat_interleave(
+// CHECK-SAME:    te.index_sites = ["assertion failed: repeats can not be negative", "repeat_interleave: a negative repeat (or a sum past output_size) (index data from argument 'r')"]
+// CHECK:         [[ONE:%[0-9]+]] = arith.constant 1 : index
+// CHECK-NEXT:    [[COUNTS:%[0-9]+]] = te.compute [%N] : tensor<?xi64> {
+// CHECK:           arith.extsi {{%[0-9]+}} : i32 to i64
+// CHECK:         [[LOWEST:%[0-9]+]] = te.reduce "min" [] over [%N] : tensor<i64> {
+// CHECK:         [[OK:%[0-9]+]] = te.compute [] : tensor<i1> {
+// CHECK:           arith.cmpi sge
+// CHECK:         te.check [[OK]] {site = 1 : i64} : tensor<i1>
+// CHECK-NEXT:    [[SUM:%[0-9]+]] = te.reduce "add" [] over [%N] : tensor<i64> {
+// CHECK:         [[LOADED:%[0-9]+]] = te.load [[SUM]][] : tensor<i64> -> i64
+// CHECK-NEXT:    [[Z:%[0-9]+]] = arith.constant 0 : i64
+// CHECK-NEXT:    [[CLAMPED:%[0-9]+]] = arith.maxsi [[LOADED]], [[Z]] : i64
+// CHECK-NEXT:    [[TOTAL:%[0-9]+]] = arith.index_cast [[CLAMPED]] : i64 to index
+// CHECK-NEXT:    [[ENDS:%[0-9]+]] = te.scan "add" [[COUNTS]] {dim = 0 : i64} : tensor<?xi64> -> tensor<?xi64>
+// CHECK-NEXT:    [[SLOTS:%[0-9]+]] = arith.addi [[TOTAL]], [[ONE]] : index
+// CHECK-NEXT:    [[ZEROS:%[0-9]+]] = te.compute {{\[}}[[SLOTS]]] : tensor<?xi64> {
+// CHECK:         [[MARKS:%[0-9]+]] = te.scatter "add" [[ZEROS]] over [%N] : tensor<?xi64> -> tensor<?xi64> {
+// CHECK-NEXT:    ^bb0([[K:%[0-9]+]]: index):
+// CHECK-NEXT:      [[END:%[0-9]+]] = te.load [[ENDS]]{{\[}}[[K]]] : tensor<?xi64> -> i64
+// CHECK-NEXT:      [[AT:%[0-9]+]] = te.index [[END]] in [[SLOTS]] {site = 2 : i64} : i64
+// CHECK-NEXT:      [[INC:%[0-9]+]] = arith.constant 1 : i64
+// CHECK-NEXT:      te.update {{\[}}[[AT]]], [[INC]] : i64
+// CHECK-NEXT:    }
+// CHECK-NEXT:    [[SCAN:%[0-9]+]] = te.scan "add" [[MARKS]] {dim = 0 : i64} : tensor<?xi64> -> tensor<?xi64>
+// CHECK-NEXT:    [[NM1:%[0-9]+]] = arith.subi %N, [[ONE]] : index
+// CHECK-NEXT:    [[LAST:%[0-9]+]] = arith.index_cast [[NM1]] : index to i64
+// CHECK-NEXT:    [[OUT:%[0-9]+]] = te.compute {{\[}}[[TOTAL]]] : tensor<?xi32> {
+// CHECK-NEXT:    ^bb0([[I:%[0-9]+]]: index):
+// CHECK-NEXT:      [[C:%[0-9]+]] = te.load [[SCAN]]{{\[}}[[I]]] : tensor<?xi64> -> i64
+// CHECK-NEXT:      [[CL:%[0-9]+]] = arith.minsi [[C]], [[LAST]] : i64
+// CHECK-NEXT:      arith.trunci [[CL]] : i64 to i32
+// CHECK:         te.reduce "add" [] over {{\[}}[[TOTAL]]] : tensor<i32> {
+// CHECK-NOT:     aten.
+
+// With output_size the length is that size (here N: no load, no clamp), and a second
+// te.check compares it with the sum (torch's message).
+func.func @repeat_interleave_output_size(%N: index, %r: tensor<3xi64> {aten.dims = [3 : i64]}) -> tensor<?xi64> {
+  %0 = aten.repeat_interleave.Tensor %r output_size %N : tensor<3xi64> -> tensor<?xi64>
+  func.return %0 : tensor<?xi64>
+}
+// CHECK-LABEL: func.func @repeat_interleave_output_size(
+// CHECK-SAME:    "assertion failed: allocated size does not match required size"
+// CHECK:         [[SUM:%[0-9]+]] = te.reduce "add" [] over [{{%[0-9]+}}] : tensor<i64> {
+// CHECK:         [[SAME:%[0-9]+]] = te.compute [] : tensor<i1> {
+// CHECK-NEXT:      [[S:%[0-9]+]] = te.load [[SUM]][] : tensor<i64> -> i64
+// CHECK-NEXT:      [[NI:%[0-9]+]] = arith.index_cast %N : index to i64
+// CHECK-NEXT:      arith.cmpi eq, [[S]], [[NI]] : i64
+// CHECK:         te.check [[SAME]] {site = 2 : i64} : tensor<i1>
+// CHECK-NOT:     arith.maxsi
+// CHECK:         arith.addi %N, {{%[0-9]+}} : index
+// CHECK:         [[OUT:%[0-9]+]] = te.compute [%N] : tensor<?xi64> {
+// CHECK:         func.return [[OUT]] : tensor<?xi64>
+// CHECK-NOT:     aten.
