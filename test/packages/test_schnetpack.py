@@ -1,0 +1,102 @@
+"""SchNetPack 2.1.1: a `NeuralNetworkPotential` assembled from the package's own modules as
+its docs do (PairwiseDistances, SchNet or PaiNN with a Gaussian RBF and a cosine cutoff,
+Atomwise energy, Forces), random weights, float64 and float32. The model's own `Forces`
+module takes autograd.grad of the energy with respect to the positions; its `Atomwise`
+sums the atoms' energies per molecule with `int(idx_m[-1]) + 1` molecules (a size read
+from data).
+
+Its import needs a shim on torch 2.13, set here in the test's setup (not a patch of the
+package): `schnetpack.data.loader` imports `T_co` from `torch.utils.data.dataloader`, which
+torch 2.x no longer defines; a `typing.TypeVar` fills it."""
+
+from __future__ import annotations
+
+import functools
+import typing
+
+import pytest
+import torch
+import torch.utils.data.dataloader
+from torch.export import Dim
+
+from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species, xfail
+
+if not hasattr(torch.utils.data.dataloader, "T_co"):  # the import shim: see the docstring
+    torch.utils.data.dataloader.T_co = typing.TypeVar("T_co", covariant=True)
+pytest.importorskip("schnetpack")
+
+CUTOFF = 5.0
+ELEMENTS = (1, 6, 7, 8)
+N = Dim("N", min=2)
+DYNAMIC = {"positions": {0: N}, "atomic_numbers": {0: N}, "edge_index": {1: Dim("E", min=1)}}
+MODELS = ["schnet", "painn"]
+DTYPES = [torch.float64, torch.float32]
+_ATOMWISE = ("capture: GuardOnDataDependentSymNode 'Could not extract specialized integer from u0' at "
+     "schnetpack/atomistic/atomwise.py:80 `maxm = int(idx_m[-1]) + 1` (Atomwise's number of molecules, from data)")
+SHIPPED = {"schnet": _ATOMWISE, "painn": _ATOMWISE}
+
+
+@functools.cache
+def model(name: str, dtype: torch.dtype):
+    import schnetpack as spk
+
+    torch.manual_seed(0)
+    radial = spk.nn.GaussianRBF(n_rbf=8, cutoff=CUTOFF)
+    cutoff_fn = spk.nn.CosineCutoff(CUTOFF)
+    if name == "schnet":
+        rep = spk.representation.SchNet(n_atom_basis=16, n_interactions=2, radial_basis=radial, cutoff_fn=cutoff_fn)
+    else:
+        rep = spk.representation.PaiNN(n_atom_basis=16, n_interactions=2, radial_basis=radial, cutoff_fn=cutoff_fn)
+    nnp = spk.model.NeuralNetworkPotential(
+        representation=rep,
+        input_modules=[spk.atomistic.PairwiseDistances()],
+        output_modules=[spk.atomistic.Atomwise(n_in=16, output_key="energy"),
+                        spk.atomistic.Forces(energy_key="energy", force_key="forces")],
+    )
+    return nnp.to(dtype).eval()
+
+
+def energy_forces_of(name: str, dtype: torch.dtype):
+    def energy_forces(positions, atomic_numbers, edge_index):
+        from schnetpack import properties as p
+
+        n = atomic_numbers.shape[0]
+        out = model(name, dtype)({
+            p.Z: atomic_numbers,
+            p.R: positions,
+            p.idx_i: edge_index[0],
+            p.idx_j: edge_index[1],
+            p.offsets: positions.new_zeros(edge_index.shape[1], 3),
+            p.idx_m: torch.zeros_like(atomic_numbers),
+            p.n_atoms: torch.stack([atomic_numbers.new_ones(()) * n]),
+            p.cell: positions.new_zeros(1, 3, 3),
+            p.pbc: torch.zeros(1, 3, dtype=torch.bool),
+        })
+        return out["energy"].reshape(()), out["forces"]
+
+    return energy_forces
+
+
+def inputs_of(dtype: torch.dtype):
+    def inputs(n: int, seed: int):
+        pos = cluster(n, seed, spacing=1.6, jitter=0.2, dtype=dtype)
+        return {"positions": pos, "atomic_numbers": species(n, seed, ELEMENTS), "edge_index": radius_graph(pos, CUTOFF)}
+
+    return inputs
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", MODELS)
+def test_eager(name, dtype):
+    check_eager(energy_forces_of(name, dtype), inputs_of(dtype))
+
+
+@pytest.mark.parametrize("name", [pytest.param(m, marks=xfail(SHIPPED[m])) for m in MODELS])
+def test_aten_ops(name):
+    check_aten_ops(energy_forces_of(name, torch.float64), inputs_of(torch.float64)(13, 0), DYNAMIC)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", [pytest.param(m, marks=xfail(SHIPPED[m])) for m in MODELS])
+def test_compiled_matches_eager(name, dtype):
+    compile_and_compare(energy_forces_of(name, dtype), inputs_of(dtype), DYNAMIC, dtype)
