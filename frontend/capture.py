@@ -32,10 +32,10 @@ import torch
 import torch.fx
 import torch.fx.traceback as fx_traceback
 from frontend.arguments import DynamicShapes, arg_names, by_name, dynamic_dims, entries, finite
-from frontend.decompositions import decompositions
+from frontend.decompositions import decompositions as core_decompositions
 from frontend.errors import CaptureError
-from frontend.guards import check_guards, users_frame
-from frontend.python_idioms import symbolic_python
+from frontend.guards import check_guards, is_users, users_frame
+from frontend.python_idioms import Decompositions, decomposition_table, symbolic_python
 from frontend.functionalize import Unsupported, functionalize, mutates
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.export import Dim
@@ -88,6 +88,7 @@ def capture(
     *,
     check_args: Sequence[torch.Tensor] | None = None,
     stack_traces: bool = True,
+    decompositions: Decompositions | None = None,
 ) -> Captured:
     """Trace `fn(*example_args)` into a functional aten graph symbolic in the
     dims that `dynamic_shapes` marks with a `torch.export.Dim`.
@@ -102,7 +103,11 @@ def capture(
     `stack_traces=False` leaves the user's source lines off the graph's nodes (the
     `# File:` lines of its code, the lines an unsupported op's error names): make_fx
     symbolizes a stack per node, 0.4-0.5 s of NequIP's and MACE's 2-3 s trace.
+    `decompositions` maps an op the compiler lacks (a custom op, e.g. a package's
+    compiled neighbour search) to a function of torch ops that computes it; the trace
+    calls the function in its place, and differentiates through it.
     """
+    decomposition_table(decompositions)  # a TypeError now, not inside the trace
     call = fn
     if isinstance(example_args, Mapping):
         names, call = by_name(fn, example_args)
@@ -121,7 +126,8 @@ def capture(
         if a.device.type != "cpu":
             raise CaptureError(f"argument '{name}' is on {a.device}; only cpu is supported")
     dims = dynamic_dims(names, example_args, dynamic_shapes)
-    graph, env, fakes, symbols_at = _trace(call, example_args, dims, stack_traces, anchor=fn)
+    graph, env, fakes, symbols_at = _trace(call, example_args, dims, stack_traces, anchor=fn,
+                                           decompositions=decompositions)
     sym_names = {s: dims[i][d].__name__ for (i, d), s in symbols_at.items()}
     check_guards(env, names, symbols_at, dims)
 
@@ -152,7 +158,7 @@ def capture(
     captured = Captured(graph, args, symbols, weights, getattr(fn, "__name__", "main"), sym_names, single)
 
     if check_args is not None:
-        _compare_retrace(call, traced_code, check_args, dims)
+        _compare_retrace(call, traced_code, check_args, dims, decompositions)
     _forget_shape_envs()
     return captured
 
@@ -272,7 +278,7 @@ def _len_refusing(dim_names: Mapping[sympy.Symbol, str]) -> Callable[[torch.Tens
 
 def _trace(
     fn: Callable[..., Any], args: Sequence[torch.Tensor], dims: list[dict[int, Dim]], stack_traces: bool = True,
-    anchor: Callable[..., Any] | None = None,
+    anchor: Callable[..., Any] | None = None, decompositions: Decompositions | None = None,
 ) -> tuple[torch.fx.GraphModule, _ShapeEnv, list[torch.Tensor], dict]:
     """make_fx over fake inputs whose dynamic dims are symbols; also returns the
     symbol of each (argument, dim), read before tracing can replace it. `anchor` is the
@@ -311,12 +317,13 @@ def _trace(
     if stack_traces:  # make_fx keeps only frames of `forward` methods, and of registered anchors
         torch.fx.proxy._register_stack_trace_anchor(anchor or fn)
     dim_names = {sym: dims[i][d].__name__ for (i, d), sym in symbols_at.items()}
+    calls: dict[str, str] = {}
     try:
-        with _as_compiled(dim_names), symbolic_python(fn) as run:
+        with _as_compiled(dim_names), symbolic_python(fn, decompositions, calls) as run:
             graph = make_fx(
                 run,
                 tracing_mode="symbolic",
-                decomposition_table=decompositions(),
+                decomposition_table=core_decompositions(),
                 _allow_non_fake_inputs=True,
                 _error_on_data_dependent_ops=True,
                 record_stack_traces=stack_traces,
@@ -324,8 +331,33 @@ def _trace(
     except CaptureError:
         raise
     except Exception as e:  # torch raises many kinds; say which stage failed
-        raise CaptureError(f"make_fx could not trace the function: {e}") from e
+        raise CaptureError(_custom_op_error(e, calls) or f"make_fx could not trace the function: {e}") from e
     return graph, env, fakes, symbols_at
+
+
+_CUSTOM_OP_FAILURES = (
+    r"backward through (?P<op>[\w.]+) but no autograd formula",
+    r"(?:fake|meta|abstract) (?:impl|kernel)\w* (?:registered )?for (?:operator )?(?P<op>[\w:.]+)",
+    r"operator (?P<op>[\w:.]+) does not have a (?:fake|meta|abstract)",
+)
+
+
+def _custom_op_error(e: Exception, calls: Mapping[str, str]) -> str | None:
+    """A custom op the trace cannot go through (no autograd formula, no fake kernel):
+    the message names it, the user's line that called it (`calls`, by op), and the way out."""
+    for pattern in _CUSTOM_OP_FAILURES:
+        found = re.search(pattern, str(e), re.IGNORECASE)
+        if found:
+            break
+    else:
+        return None
+    op = found["op"].replace("::", ".")
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if is_users(f.filename)]
+    line = calls.get(op) or calls.get(op.removesuffix(".default")) or (
+        f"{frames[-1].filename}:{frames[-1].lineno}" if frames else None)
+    where = f" (called at {line})" if line else ""
+    return (f"custom op {op}{where} cannot be traced: {str(e).splitlines()[0]} Give its computation in "
+            f"torch ops: pipeline.compile(..., decompositions={{torch.ops.{op}: fn}}).")
 
 
 def _check_outputs(graph: torch.fx.GraphModule, name: str) -> bool:
@@ -381,10 +413,11 @@ def _compare_retrace(
     code: str,
     args: Sequence[torch.Tensor],
     dims: list[dict[int, Dim]],
+    decompositions: Decompositions | None,
 ) -> None:
     """Trace again at other sizes: the code must be the same as the first trace's
     (as NequIP checks; both before functionalization, which is deterministic)."""
-    other, _, _, _ = _trace(fn, args, dims)
+    other, _, _, _ = _trace(fn, args, dims, decompositions=decompositions)
     if _normalized(other.code) != _normalized(code):
         raise CaptureError(
             "the graph traced at other sizes differs from the first one: the "

@@ -526,6 +526,11 @@ def _check_carried(node: torch.fx.Node, name: str, value: Any) -> None:
 
 def _unsupported(node: torch.fx.Node, what: str) -> str:
     line = source_line(node)
-    return f"op {what} is not supported by the aten dialect" + (
+    text = f"op {what} is not supported by the aten dialect" + (
         f" (from {line})" if line else f" (FX node {node.name})"
     )
+    target = node.target
+    if isinstance(target, torch._ops.OpOverload) and target.namespace not in ("aten", "prims"):
+        text += (f"; a custom op: give its computation in torch ops with "
+                 f"pipeline.compile(..., decompositions={{torch.ops.{target.namespace}.{target._opname}: fn}})")
+    return text

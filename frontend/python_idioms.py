@@ -28,7 +28,7 @@ import functools
 import inspect
 import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import torch
@@ -36,6 +36,7 @@ from torch._subclasses.fake_tensor import is_fake
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_map
 
+from frontend.guards import users_frame
 from frontend.raise_guards import raising_branch
 
 _OURS = {"torch", "functorch", "torchgen", "frontend", "pipeline", "transforms", "dialects", "codegen",
@@ -43,11 +44,21 @@ _OURS = {"torch", "functorch", "torchgen", "frontend", "pipeline", "transforms",
 """Packages never rebound: torch's own and ours run during the trace itself."""
 
 
+Decompositions = Mapping[Any, Callable[..., Any]]
+"""The user's decompositions: an op (an OpOverload, its packet, or a
+torch.library.custom_op) and a function of torch ops computing it."""
+
+
 @contextlib.contextmanager
-def symbolic_python(fn: Callable[..., Any]) -> Iterator[Callable[..., Any]]:
+def symbolic_python(fn: Callable[..., Any], decompositions: Decompositions | None = None,
+                    custom_op_calls: dict[str, str] | None = None) -> Iterator[Callable[..., Any]]:
     """For the duration of a trace: `len` and `int` rebound in the modules `fn`
-    reaches; yields `fn` wrapped to run under the mode that handles the other idioms."""
+    reaches; yields `fn` wrapped to run under the mode that handles the other idioms
+    and calls each op of `decompositions` as its function (above autograd, so a
+    custom op with no autograd formula differentiates through its decomposition).
+    `custom_op_calls` receives the user's line of each custom op's first call."""
     params = _parameter_subclasses(fn)
+    replaced = decomposition_table(decompositions)
     modules = _reached_modules(fn)
     bound: list[tuple[dict[str, Any], str]] = []
     try:
@@ -57,9 +68,11 @@ def symbolic_python(fn: Callable[..., Any]) -> Iterator[Callable[..., Any]]:
                     module.__dict__[name] = value
                     bound.append((module.__dict__, name))
 
+        calls = {} if custom_op_calls is None else custom_op_calls
+
         @functools.wraps(fn)
         def run(*args: Any, **kwargs: Any) -> Any:
-            with _IdiomMode(params):
+            with _IdiomMode(params, replaced, calls):
                 return fn(*args, **kwargs)
 
         yield run
@@ -100,6 +113,20 @@ class symbolic_int(metaclass=_IntMeta):  # noqa: N801 - it stands for `int`
     """`int()`, with a traced integer tensor as its (unbacked) value."""
 
 
+def decomposition_table(decompositions: Decompositions | None) -> dict[Any, Callable[..., Any]]:
+    """The user's decompositions keyed as the mode sees ops (an OpOverload or its
+    packet; a custom_op by its OpOverload); TypeError for a key that is no op."""
+    table = {}
+    for op, f in (decompositions or {}).items():
+        key = getattr(op, "_opoverload", op)
+        if not isinstance(key, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
+            raise TypeError(f"decompositions: {op!r} is not an op (torch.ops.NS.NAME[.OVERLOAD] or a custom_op)")
+        if not callable(f):
+            raise TypeError(f"decompositions: the decomposition of {key} is {f!r}, not a function")
+        table[key] = f
+    return table
+
+
 def _is_integer(dtype: torch.dtype) -> bool:
     return not dtype.is_floating_point and not dtype.is_complex and dtype != torch.bool
 
@@ -108,14 +135,26 @@ class _IdiomMode(TorchFunctionMode):
     """Handles the idioms that reach torch as a function call (a torch function mode
     sees `Tensor.__bool__`, `tolist` and `torch.tensor` before their Python result)."""
 
-    def __init__(self, params: dict[int, torch.Tensor]) -> None:
+    def __init__(self, params: dict[int, torch.Tensor], decompositions: dict[Any, Callable[..., Any]],
+                 calls: dict[str, str]) -> None:
         super().__init__()
         self.params = params
+        self.decompositions = decompositions
+        self.calls = calls
+        """The user's line of the first call of each custom op (its errors name it)."""
 
     def __torch_function__(self, func: Any, types: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
         kwargs = kwargs or {}
         if self.params:
             args, kwargs = tree_map(self._plain, (args, kwargs))
+        if isinstance(func, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
+            if func.namespace not in ("aten", "prims") and str(func) not in self.calls:
+                frame = users_frame(None)
+                self.calls[str(func)] = f"{frame.filename}:{frame.lineno}" if frame else "?"
+            decomposition = self.decompositions.get(func) or self.decompositions.get(getattr(func, "overloadpacket", None))
+            if decomposition is not None:
+                with self:  # its torch calls see the idioms too
+                    return decomposition(*args, **kwargs)
         if func is torch.Tensor.__bool__ and is_fake(args[0]) and args[0].numel() == 1:
             checked = self._check(args[0], sys._getframe(1))
             if checked is not None:

@@ -31,6 +31,7 @@ from codegen import LOOPS_TO_LLVM
 from codegen.jit import JitModule
 from codegen.llvm_ir import compile_llvm, host_target_machine, translate
 from frontend.capture import Captured, capture
+from frontend.python_idioms import Decompositions
 from frontend.import_fx import UnsupportedOpError, import_graph
 from frontend.reference import TORCH_DTYPES
 from pipeline.compile_trace import CompileTrace, aten_ops, fused_nests, planned_buffers
@@ -365,8 +366,11 @@ def compile(
     verify: bool | str | None = None,
     trace: bool = False,
     verbose: bool = False,
+    decompositions: Decompositions | None = None,
 ) -> CompiledFunction:
     """Capture `fn` (forward + autograd.grad) once and compile it to native code.
+    `decompositions` maps an op the compiler lacks (a custom op) to a function of
+    torch ops computing it (see frontend.capture.capture).
     `profile=True` times every loop nest (see `CompiledFunction.profile`).
     `trace=True` keeps what the compile report shows (`CompiledFunction.report`): the
     IR after every pass, and provenance (which aten ops each loop nest computes, and
@@ -388,7 +392,7 @@ def compile(
     with _collector_paused(), stage_progress(getattr(fn, "__name__", "fn"), enabled=verbose) as progress:
         start = time.perf_counter()
         progress("capture")
-        captured = capture(fn, example_args, dynamic_shapes, stack_traces=sources)
+        captured = capture(fn, example_args, dynamic_shapes, stack_traces=sources, decompositions=decompositions)
         timings = {"capture_s": time.perf_counter() - start}
         try:
             return compile_captured(captured, dump_dir=dump_dir, timings=timings, profile=profile, verify=verify,
@@ -397,7 +401,7 @@ def compile(
             if sources:
                 raise
             try:
-                import_graph(capture(fn, example_args, dynamic_shapes))
+                import_graph(capture(fn, example_args, dynamic_shapes, decompositions=decompositions))
             except UnsupportedOpError as named:  # the same error, naming the user's line
                 raise named from None
             raise

@@ -119,7 +119,7 @@ def compile_potential(
     `cutoff` is the model's edge cutoff, `species` the names of its species indices (for
     ASE and LAMMPS), `layers` the message-passing depth (an atom's energy reaches
     `layers * cutoff`: an MD engine's ghost shell must be that thick). `options` go to
-    `pipeline.compile` (profile, dump_dir, verify).
+    `pipeline.compile` (profile, dump_dir, verify, decompositions).
 
     `differentiate=False` takes a model that computes its own derivatives:
     `model(species, positions, edge_index, shifts, n_local) -> (energy, energies, forces,
