@@ -46,13 +46,15 @@ def model(name: str, dtype: torch.dtype):
 
 
 def energy_forces_of(name: str, dtype: torch.dtype):
+    pes = model(name, dtype)  # built before tracing
+
     def energy_forces(Z, R, neighbour_list):
         from graph_pes import AtomicGraph
 
         graph = AtomicGraph.create_with_defaults(
             Z=Z, R=R, cell=R.new_zeros(3, 3), neighbour_list=neighbour_list,
             neighbour_cell_offsets=R.new_zeros(neighbour_list.shape[1], 3), cutoff=CUTOFF)
-        out = model(name, dtype).predict(graph, ["energy", "forces"])
+        out = pes.predict(graph, ["energy", "forces"])
         return out["energy"].reshape(()), out["forces"]
 
     return energy_forces

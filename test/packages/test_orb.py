@@ -65,8 +65,10 @@ def graphs(positions, atomic_numbers, edge_index):
 
 
 def energy_forces_of(dtype: torch.dtype):
+    orb = model(dtype)  # built before tracing
+
     def energy_forces(positions, atomic_numbers, edge_index):
-        out = model(dtype).predict(graphs(positions, atomic_numbers, edge_index))
+        out = orb.predict(graphs(positions, atomic_numbers, edge_index))
         return out["energy"].reshape(()), out["grad_forces"]
 
     return energy_forces

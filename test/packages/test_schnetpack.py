@@ -57,11 +57,13 @@ def model(name: str, dtype: torch.dtype):
 
 
 def energy_forces_of(name: str, dtype: torch.dtype):
-    def energy_forces(positions, atomic_numbers, edge_index):
-        from schnetpack import properties as p
+    from schnetpack import properties as p
 
+    nnp = model(name, dtype)  # built before tracing
+
+    def energy_forces(positions, atomic_numbers, edge_index):
         n = atomic_numbers.shape[0]
-        out = model(name, dtype)({
+        out = nnp({
             p.Z: atomic_numbers,
             p.R: positions,
             p.idx_i: edge_index[0],

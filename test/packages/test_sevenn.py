@@ -33,7 +33,7 @@ def model():
 
 
 def energy_forces(pos, edge_index, atomic_numbers):
-    net, _ = model()
+    net, _ = model()  # cached: inputs() builds it before any trace
     pos = pos.detach().requires_grad_(True)
     out = net({
         "pos": pos,

@@ -32,9 +32,11 @@ def model(dtype: torch.dtype):
 
 
 def energy_forces_of(dtype: torch.dtype):
+    ani = model(dtype)  # built before tracing
+
     def energy_forces(pos, atomic_numbers):
         pos = pos.detach().requires_grad_(True)
-        energy = model(dtype)((atomic_numbers[None], pos[None])).energies.sum()
+        energy = ani((atomic_numbers[None], pos[None])).energies.sum()
         (grad,) = torch.autograd.grad(energy, pos)
         return energy, -grad
 
