@@ -32,7 +32,7 @@ import torch
 import torch.fx
 import torch.fx.traceback as fx_traceback
 from frontend.arguments import DynamicShapes, arg_names, by_name, dynamic_dims, entries, finite
-from frontend.decompositions import decompositions as core_decompositions
+from frontend.decompositions import decompositions
 from frontend.errors import CaptureError
 from frontend.guards import check_guards, is_users, users_frame
 from frontend.python_idioms import Decompositions, decomposition_table, symbolic_python
@@ -127,7 +127,7 @@ def capture(
             raise CaptureError(f"argument '{name}' is on {a.device}; only cpu is supported")
     dims = dynamic_dims(names, example_args, dynamic_shapes)
     graph, env, fakes, symbols_at = _trace(call, example_args, dims, stack_traces, anchor=fn,
-                                           decompositions=decompositions)
+                                           users_decompositions=decompositions)
     sym_names = {s: dims[i][d].__name__ for (i, d), s in symbols_at.items()}
     check_guards(env, names, symbols_at, dims)
 
@@ -278,7 +278,7 @@ def _len_refusing(dim_names: Mapping[sympy.Symbol, str]) -> Callable[[torch.Tens
 
 def _trace(
     fn: Callable[..., Any], args: Sequence[torch.Tensor], dims: list[dict[int, Dim]], stack_traces: bool = True,
-    anchor: Callable[..., Any] | None = None, decompositions: Decompositions | None = None,
+    anchor: Callable[..., Any] | None = None, users_decompositions: Decompositions | None = None,
 ) -> tuple[torch.fx.GraphModule, _ShapeEnv, list[torch.Tensor], dict]:
     """make_fx over fake inputs whose dynamic dims are symbols; also returns the
     symbol of each (argument, dim), read before tracing can replace it. `anchor` is the
@@ -319,11 +319,11 @@ def _trace(
     dim_names = {sym: dims[i][d].__name__ for (i, d), sym in symbols_at.items()}
     calls: dict[str, str] = {}
     try:
-        with _as_compiled(dim_names), symbolic_python(fn, decompositions, calls) as run:
+        with _as_compiled(dim_names), symbolic_python(fn, users_decompositions, calls) as run:
             graph = make_fx(
                 run,
                 tracing_mode="symbolic",
-                decomposition_table=core_decompositions(),
+                decomposition_table=decompositions(),
                 _allow_non_fake_inputs=True,
                 _error_on_data_dependent_ops=True,
                 record_stack_traces=stack_traces,
@@ -417,7 +417,7 @@ def _compare_retrace(
 ) -> None:
     """Trace again at other sizes: the code must be the same as the first trace's
     (as NequIP checks; both before functionalization, which is deterministic)."""
-    other, _, _, _ = _trace(fn, args, dims, decompositions=decompositions)
+    other, _, _, _ = _trace(fn, args, dims, users_decompositions=decompositions)
     if _normalized(other.code) != _normalized(code):
         raise CaptureError(
             "the graph traced at other sizes differs from the first one: the "

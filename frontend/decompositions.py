@@ -26,7 +26,7 @@ DECOMPOSED: tuple[Any, ...] = (
     aten._native_batch_norm_legit.default, aten._native_batch_norm_legit.no_stats,
     aten._native_batch_norm_legit_no_training.default,
     # shapes and fills
-    aten.squeeze.dim, aten.repeat.default, aten.fill.Scalar, aten.clamp.Tensor,
+    aten.squeeze.dim, aten.fill.Scalar, aten.clamp.Tensor,
     aten.reflection_pad1d.default, aten.reflection_pad2d.default, aten.reflection_pad3d.default,
     aten.upsample_nearest2d.vec, aten.upsample_bilinear2d.vec,
     # predicates and reductions to bool
@@ -245,7 +245,31 @@ def _eye(n: int, m: int | None = None, *, dtype: torch.dtype | None = None, layo
     return (rows == cols).to(dtype or torch.get_default_dtype())
 
 
+def _repeat(a: torch.Tensor, repeats: list[Any]) -> torch.Tensor:
+    """Each dim of `a` (left-padded with 1s) tiled by its repeat count: interleave a new
+    dim of the count before each, expand it, flatten the pairs. torch's own asks `0 in
+    repeats` first, which guards on a data-dependent count (graph-pes, TorchANI repeat by
+    an edge count from a mask); this form holds for every count, 0 included."""
+    torch._check(len(repeats) >= a.dim(), lambda: "repeat: fewer repeat dims than the tensor's dims")
+    shape = [1] * (len(repeats) - a.dim()) + list(a.shape)
+    paired = a.reshape(shape).reshape([d for size in shape for d in (1, size)])
+    tiled = paired.expand([d for r, size in zip(repeats, shape) for d in (r, size)])
+    return tiled.clone(memory_format=torch.contiguous_format).reshape([r * size for r, size in zip(repeats, shape)])
+
+
+def _max(a: torch.Tensor) -> torch.Tensor:
+    """`t.max()` over all elements: amax over every dim (the same ties rule in backward)."""
+    return torch.amax(a, list(range(a.dim())))
+
+
+def _min(a: torch.Tensor) -> torch.Tensor:
+    return torch.amin(a, list(range(a.dim())))
+
+
 OWN: dict[Any, Any] = {
+    aten.repeat.default: _repeat,
+    aten.max.default: _max,
+    aten.min.default: _min,
     aten.eye.default: _eye,
     aten.eye.m: _eye,
     aten._cdist_forward.default: _cdist_forward,

@@ -11,6 +11,8 @@ treats each as torch.compile's bytecode tracing does, at the level make_fx works
   `wrap` patches a module's globals the same way); everything but a traced tensor
   goes to the builtins unchanged.
 - `t.tolist()` of a 1-D integer tensor of static length: one unbacked size per element.
+  `torch.tril_indices`/`triu_indices` of such a size (their schema takes ints): the
+  nonzeros of the triangle's mask.
 - `torch.tensor([a, b])` and `torch.as_tensor` of 0-d tensors: `torch.stack` of the
   detached elements, in the dtype torch.tensor infers.
 - `if <tensor>: raise ...` and `assert <tensor>`: a run-time assertion of the graph
@@ -165,6 +167,8 @@ class _IdiomMode(TorchFunctionMode):
                 return t.item()
             if t.dim() == 1 and isinstance(t.shape[0], builtins.int):
                 return [t[k].item() for k in range(t.shape[0])]
+        elif func in (torch.tril_indices, torch.triu_indices) and any(isinstance(a, torch.SymInt) for a in args[:3]):
+            return _triangle_indices(func is torch.tril_indices, *args, **kwargs)
         elif func in (torch.tensor, torch.as_tensor) and args and _holds_traced(args[0]):
             return _tensor_of(args[0], kwargs.get("dtype"))
         return func(*args, **kwargs)
@@ -183,6 +187,15 @@ class _IdiomMode(TorchFunctionMode):
             passes = passes.logical_not()
         torch._assert_async(passes, f"{branch.statement} (the check at {branch.where})")
         return not branch.raises_when
+
+
+def _triangle_indices(lower: bool, row: Any, col: Any, offset: Any = 0, **options: Any) -> torch.Tensor:
+    """`tril_indices`/`triu_indices` of a symbolic size (their schema takes Python ints):
+    the row-major nonzeros of the triangle's mask, which is the order torch returns."""
+    i = torch.arange(row, device=options.get("device"))[:, None]
+    j = torch.arange(col, device=options.get("device"))[None, :]
+    mask = (j - i <= offset) if lower else (j - i >= offset)
+    return mask.nonzero().t().to(options.get("dtype") or torch.long)
 
 
 def _holds_traced(data: Any) -> bool:

@@ -250,6 +250,7 @@ REDUCTIONS = [
     C("sum.dim_IntList-3d", lambda x: (x.sum((0, 2)), x.sum((-1, -3), keepdim=True)), [X("N", 2, 3)], "sum.dim_IntList"),
     C("mean.dim", lambda x: (x.mean(0), x.mean(-1, keepdim=True), x.view(-1, 2, 2).mean((1, 2))), [X("N", 4)], "mean.dim"),
     C("amax", lambda x: (x.amax(-1), x.amax(0, keepdim=True), x.view(-1, 2, 2).amax((0, -1))), [X("N", 4)], "amax"),
+    C("max-all", lambda x: (x.max(), x.min(), x.view(-1, 2, 2).max()), [X("N", 4)], ["amax", "amin"]),
     C("amin", lambda x: (x.amin(1), x.amin(-2, keepdim=True)), [X("N", 4)], "amin"),
     C("reduce-int", lambda i: (i.sum(1), i.sum(), i.amax(0), i.amin(1)), [X("N", 3, kind="intd")],
       ["sum.dim_IntList", "amax", "amin"], grad=()),

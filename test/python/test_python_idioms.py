@@ -140,3 +140,27 @@ def test_rebound_names_are_restored() -> None:
     assert compiled is not None
     assert "len" not in globals() and "int" not in globals()
     assert "len" not in vars(torch.nn.modules.module) and len([1, 2]) == 2
+
+
+def group_energy(pos: torch.Tensor, group: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A size read from data feeding an op whose schema takes ints (tril_indices), as
+    TorchANI's triple builder does."""
+    pos.requires_grad_(True)
+    groups = int(group.max()) + 1
+    centers = torch.zeros(groups, 3, dtype=pos.dtype).index_add(0, group, pos)
+    pairs = torch.tril_indices(groups, groups, -1)
+    r = (centers[pairs[0]] - centers[pairs[1]]).norm(dim=-1)
+    energy = torch.exp(-r).sum() + 0.1 * centers.square().sum()
+    return energy, -torch.autograd.grad(energy, pos)[0]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_size_from_data_in_an_int_schema(dtype: torch.dtype) -> None:
+    def args(atoms: int, groups: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+        g = torch.Generator().manual_seed(seed)
+        return torch.randn(atoms, 3, generator=g, dtype=dtype), torch.randint(0, groups, (atoms,), generator=g)
+
+    f = pipeline.compile(group_energy, args(12, 4, 0), ({0: Dim("N", min=2)}, {0: Dim("N", min=2)}))
+    for atoms, groups, seed in ((9, 3, 1), (40, 7, 2), (5, 1, 3), (64, 12, 4)):
+        a = args(atoms, groups, seed)
+        assert_close(f(*a), group_energy(a[0].clone(), a[1]), dtype, f"{atoms} atoms, {groups} groups")
