@@ -16,7 +16,7 @@ import pytest
 import torch
 from torch.export import Dim
 
-from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species, xfail
+from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species
 
 pytest.importorskip("so3krates_torch")
 
@@ -24,9 +24,6 @@ ELEMENTS = (1, 6, 7, 8)
 N = Dim("N", min=2)
 DYNAMIC = {"positions": {0: N}, "atomic_numbers": {0: N}, "edge_index": {1: Dim("E", min=1)},
            "edge_index_lr": {1: Dim("L", min=1)}}
-SHIPPED = ("import: 'op aten.repeat_interleave.Tensor is not supported by the aten dialect' from "
-           "so3krates_torch/blocks/euclidean_transformer.py:514 `alpha_ev = torch.repeat_interleave(` "
-           "(capture succeeds: 68 aten ops, this one missing)")
 
 
 @functools.cache
@@ -81,11 +78,9 @@ def test_eager():
     check_eager(energy_forces, inputs)
 
 
-@xfail(SHIPPED)
 def test_aten_ops():
     check_aten_ops(energy_forces, inputs(13, 0), DYNAMIC)
 
 
-@xfail(SHIPPED)
 def test_compiled_matches_eager_f32():
     compile_and_compare(energy_forces, inputs, DYNAMIC, torch.float32)

@@ -20,11 +20,13 @@ DYNAMIC = {"numbers": {0: Dim("N", min=2)}, "positions": {0: Dim("N", min=2)}}
 DTYPES = [torch.float64, torch.float32]
 SHIPPED = {
     "shipped": ("capture: NotImplementedError 'argument of type: UntypedStorage' at tad_dftd3/reference.py:188 "
-                "`return torch.load(path, **kwargs).type(dtype=dtype)` (the reference table loaded while tracing)"),
+                "`return torch.load(path, **kwargs).type(dtype=dtype)` (the reference table loaded while tracing; "
+                "before 83aea09 the guard `if torch.max(numbers) >= defaults.MAX_ELEMENT:` at tad_dftd3/disp.py:146 "
+                "failed first)"),
     "reference_given": ("capture: CaptureError 'dim 0 (N) is dynamic, but the function fixes it to 13' at "
                         "opt_einsum/contract.py:317 `dim = int(sh[cnum])`, called by tad_mctc.math.einsum from "
-                        "tad_dftd3/model/c6.py:146 `einsum(\"...iuab,...ia->...iub\", rc6, weights)` "
-                        "(opt_einsum's contraction path reads every size as an int)"),
+                        "tad_dftd3/model/c6.py:146 (opt_einsum's contraction path reads every size as an int; "
+                        "before 83aea09 tad_dftd3/disp.py:146's guard failed first)"),
 }
 
 

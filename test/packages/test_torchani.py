@@ -19,8 +19,9 @@ pytest.importorskip("torchani")
 ELEMENTS = (1, 6, 7, 8)
 DYNAMIC = {"pos": {0: Dim("N", min=2)}, "atomic_numbers": {0: Dim("N", min=2)}}
 SHIPPED = ("capture: GuardOnDataDependentSymNode 'Could not extract specialized integer from u6' at "
-           "torchani/neighbors.py:1057 `counts_max: int = int(zcounts.max())` (the angular triples' "
-           "size from data, in the neighbor list's triple builder)")
+           "torchani/neighbors.py:1058 `torch.tril_indices(counts_max, counts_max, -1)`: counts_max = "
+           "int(zcounts.max()) (line 1057) is an unbacked size since 83aea09, but tril_indices takes a Python int "
+           "(before 83aea09 the int() itself failed, at line 1057)")
 
 
 @functools.cache
