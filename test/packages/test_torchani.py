@@ -18,10 +18,10 @@ pytest.importorskip("torchani")
 
 ELEMENTS = (1, 6, 7, 8)
 DYNAMIC = {"pos": {0: Dim("N", min=2)}, "atomic_numbers": {0: Dim("N", min=2)}}
-SHIPPED = ("capture: GuardOnDataDependentSymNode 'Could not extract specialized integer from u6' at "
-           "torchani/neighbors.py:1058 `torch.tril_indices(counts_max, counts_max, -1)`: counts_max = "
-           "int(zcounts.max()) (line 1057) is an unbacked size since 83aea09, but tril_indices takes a Python int "
-           "(before 83aea09 the int() itself failed, at line 1057)")
+SHIPPED = ("capture: GuardOnDataDependentSymNode 'Could not guard on data-dependent expression u10 > 0' at "
+           "torchani/nn/_containers.py:447 `if selected_idxs.shape[0] > 0:` (a branch on a data-dependent size "
+           "whose sides both compute; since 8cac715 capture gets past int(zcounts.max()) at neighbors.py:1057, "
+           "tril_indices at 1058 and repeat)")
 
 
 @functools.cache
