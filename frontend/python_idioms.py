@@ -150,7 +150,8 @@ class _IdiomMode(TorchFunctionMode):
         if self.params:
             args, kwargs = tree_map(self._plain, (args, kwargs))
         if isinstance(func, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
-            if func.namespace not in ("aten", "prims") and str(func) not in self.calls:
+            namespace = func.namespace if isinstance(func, torch._ops.OpOverload) else func._qualified_op_name.split("::")[0]
+            if namespace not in ("aten", "prims") and str(func) not in self.calls:
                 frame = users_frame(None)
                 self.calls[str(func)] = f"{frame.filename}:{frame.lineno}" if frame else "?"
             decomposition = self.decompositions.get(func) or self.decompositions.get(getattr(func, "overloadpacket", None))
