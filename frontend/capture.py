@@ -413,11 +413,11 @@ def _compare_retrace(
     code: str,
     args: Sequence[torch.Tensor],
     dims: list[dict[int, Dim]],
-    decompositions: Decompositions | None,
+    users_decompositions: Decompositions | None,
 ) -> None:
     """Trace again at other sizes: the code must be the same as the first trace's
     (as NequIP checks; both before functionalization, which is deterministic)."""
-    other, _, _, _ = _trace(fn, args, dims, users_decompositions=decompositions)
+    other, _, _, _ = _trace(fn, args, dims, users_decompositions=users_decompositions)
     if _normalized(other.code) != _normalized(code):
         raise CaptureError(
             "the graph traced at other sizes differs from the first one: the "

@@ -31,6 +31,7 @@ import inspect
 import sys
 import types
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import torch
@@ -59,9 +60,10 @@ def symbolic_python(fn: Callable[..., Any], decompositions: Decompositions | Non
     and calls each op of `decompositions` as its function (above autograd, so a
     custom op with no autograd formula differentiates through its decomposition).
     `custom_op_calls` receives the user's line of each custom op's first call."""
-    params = _parameter_subclasses(fn)
+    reached = _reached(fn)
+    params = _parameter_subclasses(reached.modules)
     replaced = decomposition_table(decompositions)
-    modules = _reached_modules(fn)
+    modules = _package_modules(reached.module_names)
     bound: list[tuple[dict[str, Any], str]] = []
     try:
         for module in modules:
@@ -244,38 +246,21 @@ def _scalar_dtype(x: Any) -> torch.dtype:
     return torch.get_default_dtype()
 
 
-def _parameter_subclasses(fn: Callable[..., Any]) -> dict[int, torch.Tensor]:
-    """Each parameter of a strict `nn.Parameter` subclass among the modules `fn`
-    reaches, by id, as a plain tensor over the same storage and autograd history."""
-    plain = {}
-    for module in _reached(fn, modules_only=True):
-        for p in module.parameters():
-            if type(p) is not torch.nn.Parameter and id(p) not in plain:
-                with torch._C.DisableTorchFunctionSubclass():
-                    plain[id(p)] = p.as_subclass(torch.Tensor)
-    return plain
+@dataclass
+class _Reached:
+    """What a function reaches: its nn.Modules, and the names of the Python modules
+    that define its code and its objects' classes."""
+
+    modules: list[torch.nn.Module] = field(default_factory=list)
+    module_names: set[str] = field(default_factory=set)
 
 
-def _reached_modules(fn: Callable[..., Any]) -> list[types.ModuleType]:
-    """The loaded modules of every package whose code `fn` reaches (its own module's,
-    its globals' and closures', and the classes of the nn.Modules it holds), except
-    the standard library's, torch's and ours."""
-    packages = {_top(name) for name in _reached(fn, modules_only=False)} - _OURS
-    packages -= set(sys.stdlib_module_names)
-    return [m for name, m in list(sys.modules.items())
-            if isinstance(m, types.ModuleType) and _top(name) in packages and isinstance(getattr(m, "__dict__", None), dict)]
-
-
-def _top(name: str) -> str:
-    return name.split(".", 1)[0]
-
-
-def _reached(fn: Callable[..., Any], *, modules_only: bool) -> list[Any]:
-    """What `fn` reaches: the nn.Modules (modules_only) or the names of the Python
-    modules defining the code and classes (otherwise), by walking functions' globals
-    and closures, bound methods, partials, objects' attributes and nn.Modules."""
+def _reached(fn: Callable[..., Any]) -> _Reached:
+    """Walk functions' globals and closures, bound methods, partials, containers,
+    objects' attributes and nn.Modules from `fn` (bounded: a closure may hold a large
+    Python data structure)."""
     seen: set[int] = set()
-    found: list[Any] = []
+    found = _Reached()
     stack: list[Any] = [fn]
     while stack and len(seen) < _MAX_OBJECTS:
         obj = stack.pop()
@@ -283,29 +268,26 @@ def _reached(fn: Callable[..., Any], *, modules_only: bool) -> list[Any]:
             continue
         seen.add(id(obj))
         try:
-            stack.extend(_step(obj, found, modules_only))
+            stack.extend(_step(obj, found))
         except Exception:  # noqa: BLE001 - an object that refuses inspection holds nothing we need
             continue
     return found
 
 
 _MAX_OBJECTS = 200_000
-"""A bound on the walk (a closure over a large Python data structure)."""
 
 
-def _step(obj: Any, found: list[Any], modules_only: bool) -> list[Any]:
+def _step(obj: Any, found: _Reached) -> list[Any]:
     """Record what `obj` contributes; return what it holds."""
+    names = found.module_names
     if isinstance(obj, types.ModuleType):
-        if not modules_only:
-            found.append(obj.__name__)
+        names.add(obj.__name__)
         return []
     if isinstance(obj, torch.nn.Module):
         held = []
         for m in obj.modules():
-            if modules_only:
-                found.append(m)
-            else:
-                found.extend(c.__module__ for c in type(m).__mro__)
+            found.modules.append(m)
+            names.update(c.__module__ for c in type(m).__mro__)
             held.extend(v for v in vars(m).values() if not isinstance(v, (dict, torch.nn.Module)))
         return held
     if isinstance(obj, functools.partial):
@@ -313,24 +295,45 @@ def _step(obj: Any, found: list[Any], modules_only: bool) -> list[Any]:
     if inspect.ismethod(obj):
         return [obj.__func__, obj.__self__]
     if isinstance(obj, types.FunctionType):
-        if not modules_only:
-            found.append(obj.__module__ or "")
+        names.add(obj.__module__ or "")
         held = [obj.__globals__[n] for n in _names(obj.__code__) if n in obj.__globals__]
         held.extend(c.cell_contents for c in obj.__closure__ or () if _filled(c))
         return held + list(obj.__defaults__ or ())
     if isinstance(obj, type):
-        if not modules_only:
-            found.extend(c.__module__ for c in obj.__mro__)
+        names.update(c.__module__ for c in obj.__mro__)
         return []
     if type(obj) in (list, tuple, set, frozenset):
         return list(obj)
     if type(obj) is dict:
         return list(obj.values())
     if hasattr(obj, "__dict__") and not isinstance(obj, types.BuiltinFunctionType):
-        if not modules_only:
-            found.append(type(obj).__module__)
+        names.add(type(obj).__module__)
         return list(vars(obj).values())
     return []
+
+
+def _parameter_subclasses(modules: list[torch.nn.Module]) -> dict[int, torch.Tensor]:
+    """Each parameter of a strict `nn.Parameter` subclass among `modules`, by id, as a
+    plain tensor over the same storage and autograd history."""
+    plain = {}
+    for module in modules:
+        for p in module.parameters():
+            if type(p) is not torch.nn.Parameter and id(p) not in plain:
+                with torch._C.DisableTorchFunctionSubclass():
+                    plain[id(p)] = p.as_subclass(torch.Tensor)
+    return plain
+
+
+def _package_modules(module_names: set[str]) -> list[types.ModuleType]:
+    """The loaded modules of every package among `module_names`, except the standard
+    library's, torch's and ours."""
+    packages = {_top(name) for name in module_names} - _OURS - set(sys.stdlib_module_names)
+    return [m for name, m in list(sys.modules.items())
+            if isinstance(m, types.ModuleType) and _top(name) in packages and isinstance(getattr(m, "__dict__", None), dict)]
+
+
+def _top(name: str) -> str:
+    return name.split(".", 1)[0]
 
 
 def _names(code: types.CodeType) -> Iterator[str]:

@@ -20,11 +20,11 @@ import torch
 from torch import Tensor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+for path in (ROOT, os.path.join(ROOT, "test", "python")):
+    if path not in sys.path:
+        sys.path.insert(0, path)
 
-TOLERANCE = {torch.float32: 1e-5, torch.float64: 1e-10}
-"""The house tolerances (test/python/conftest.py), relative to the largest element."""
+from conftest import TOLERANCE, relative_error  # noqa: E402  (the house tolerances and error)
 
 TRACE_ATOMS = 13
 """Traced at this size; compared with eager at CHECK_ATOMS (never traced)."""
@@ -58,18 +58,6 @@ def radius_graph(pos: Tensor, cutoff: float) -> Tensor:
     d = torch.cdist(pos.double(), pos.double())
     mask = (d < cutoff) & ~torch.eye(pos.shape[0], dtype=torch.bool)
     return mask.nonzero().t().contiguous()
-
-
-def relative_error(got: Tensor, want: Tensor) -> float:
-    """max |got - want| / max |want| (absolute when want is all zeros)."""
-    got, want = torch.as_tensor(got), torch.as_tensor(want).detach()
-    assert got.shape == want.shape, (got.shape, want.shape)
-    assert got.dtype == want.dtype, (got.dtype, want.dtype)
-    if not want.numel():
-        return 0.0
-    scale = want.abs().max().item()
-    err = (got - want).abs().max().item()
-    return err / scale if scale > 0 else err
 
 
 def package_frames(exc: BaseException) -> list[str]:
@@ -149,6 +137,11 @@ def check_aten_ops(fn, example, dynamic_shapes) -> None:
     ops, missing = aten_ops(fn, example, dynamic_shapes)
     print(f"\n{len(ops)} aten ops: {' '.join(ops)}\nmissing from the dialect: {' '.join(missing) or '-'}")
     assert not missing, f"not in the aten dialect: {missing}"
+
+
+def variants(shipped: Mapping[str, str | None]) -> list:
+    """Each variant name, marked `xfail` with its first error as shipped where it has one."""
+    return [pytest.param(v, marks=xfail(why)) if why else v for v, why in shipped.items()]
 
 
 def xfail(reason: str) -> pytest.MarkDecorator:

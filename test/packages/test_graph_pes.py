@@ -14,7 +14,7 @@ import pytest
 import torch
 from torch.export import Dim
 
-from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species, xfail
+from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species, variants
 
 pytest.importorskip("graph_pes")
 
@@ -72,12 +72,12 @@ def test_eager(name, dtype):
     check_eager(energy_forces_of(name, dtype), inputs_of(dtype))
 
 
-@pytest.mark.parametrize("name", [pytest.param(m, marks=xfail(SHIPPED[m])) if SHIPPED[m] else m for m in MODELS])
+@pytest.mark.parametrize("name", variants({m: SHIPPED[m] for m in MODELS}))
 def test_aten_ops(name):
     check_aten_ops(energy_forces_of(name, torch.float64), inputs_of(torch.float64)(13, 0), DYNAMIC)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("name", [pytest.param(m, marks=xfail(SHIPPED[m])) if SHIPPED[m] else m for m in MODELS])
+@pytest.mark.parametrize("name", variants({m: SHIPPED[m] for m in MODELS}))
 def test_compiled_matches_eager(name, dtype):
     compile_and_compare(energy_forces_of(name, dtype), inputs_of(dtype), DYNAMIC, dtype)

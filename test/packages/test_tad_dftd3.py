@@ -10,7 +10,7 @@ import pytest
 import torch
 from torch.export import Dim
 
-from common import check_aten_ops, check_eager, cluster, compile_and_compare, species, xfail
+from common import check_aten_ops, check_eager, cluster, compile_and_compare, species, variants
 
 pytest.importorskip("tad_dftd3")
 
@@ -71,16 +71,12 @@ def test_eager(dtype):
     check_eager(energy_forces_of(dtype), inputs_of(dtype))
 
 
-def variants():
-    return [pytest.param(v, marks=xfail(SHIPPED[v])) if SHIPPED[v] else v for v in VARIANTS]
-
-
-@pytest.mark.parametrize("variant", variants())
+@pytest.mark.parametrize("variant", variants({v: SHIPPED[v] for v in VARIANTS}))
 def test_aten_ops(variant):
     check_aten_ops(energy_forces_of(torch.float64, variant), inputs_of(torch.float64)(13, 0), DYNAMIC)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("variant", variants())
+@pytest.mark.parametrize("variant", variants({v: SHIPPED[v] for v in VARIANTS}))
 def test_compiled_matches_eager(variant, dtype):
     compile_and_compare(energy_forces_of(dtype, variant), inputs_of(dtype), DYNAMIC, dtype)
