@@ -36,6 +36,7 @@ from typing import Any
 
 import torch
 from torch._subclasses.fake_tensor import is_fake
+from torch.fx.experimental.symbolic_shapes import statically_known_true
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_map
 
@@ -160,7 +161,7 @@ class _IdiomMode(TorchFunctionMode):
             if decomposition is not None:
                 with self:  # its torch calls see the idioms too
                     return decomposition(*args, **kwargs)
-        if func is torch.Tensor.__bool__ and is_fake(args[0]) and args[0].numel() == 1:
+        if func is torch.Tensor.__bool__ and is_fake(args[0]) and statically_known_true(args[0].numel() == 1):
             checked = self._check(args[0], sys._getframe(1))
             if checked is not None:
                 return checked
