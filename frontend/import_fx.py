@@ -385,13 +385,40 @@ class _Importer:
         return self._insert(arith.ConstantOp(attr)).results[0]
 
     def _scalar(self, value: Any) -> SSAValue:
-        """A SymInt (as index) or SymFloat (as f64) built from its sympy expression."""
+        """A SymInt (as index), SymFloat (as f64) or SymBool (as i1, a check on sizes:
+        frontend.python_idioms) built from its sympy expression."""
         if isinstance(value, (int, float, bool)):
             return self._constant(value, IndexType() if type(value) is int else None)
         expr = value.node.expr
         if isinstance(value, torch.SymFloat):
             return self._float_expr(expr)
+        if isinstance(value, torch.SymBool):
+            return self._bool_expr(expr)
         return self._index_expr(expr)
+
+    def _fold(self, cls: type[Operation], terms: list[SSAValue]) -> SSAValue:
+        """terms[0] op terms[1] op ..., left to right (a sympy Add, Mul, And, ...)."""
+        result = terms[0]
+        for t in terms[1:]:
+            result = self._insert(cls(result, t)).results[0]  # type: ignore[call-arg]
+        return result
+
+    _COMPARISONS = {sympy.StrictLessThan: "slt", sympy.LessThan: "sle", sympy.StrictGreaterThan: "sgt",
+                    sympy.GreaterThan: "sge", sympy.Equality: "eq", sympy.Unequality: "ne"}
+
+    def _bool_expr(self, expr: sympy.Basic) -> SSAValue:
+        if expr in (sympy.true, sympy.false):
+            return self._constant(bool(expr))
+        predicate = next((p for cls, p in self._COMPARISONS.items() if isinstance(expr, cls)), None)
+        if predicate is not None:
+            a, b = (self._index_expr(x) for x in expr.args)
+            return self._insert(arith.CmpiOp(a, b, predicate)).results[0]
+        if isinstance(expr, sympy.Not):
+            return self._insert(arith.XOrIOp(self._bool_expr(expr.args[0]), self._constant(True))).results[0]
+        if isinstance(expr, (sympy.And, sympy.Or)):
+            cls = arith.AndIOp if isinstance(expr, sympy.And) else arith.OrIOp
+            return self._fold(cls, [self._bool_expr(a) for a in expr.args])
+        raise ImportError_(f"size condition {expr} is not supported")
 
     def _index_expr(self, expr: sympy.Expr) -> SSAValue:
         if expr in self.symbols:
@@ -403,10 +430,7 @@ class _Importer:
         elif isinstance(expr, (sympy.Add, sympy.Mul, Max, Min)):
             kind = {sympy.Add: arith.AddiOp, sympy.Mul: arith.MuliOp, Max: arith.MaxSIOp, Min: arith.MinSIOp}
             cls = next(v for k, v in kind.items() if isinstance(expr, k))
-            terms = [self._index_expr(a) for a in expr.args]
-            result = terms[0]
-            for t in terms[1:]:
-                result = self._insert(cls(result, t)).results[0]
+            result = self._fold(cls, [self._index_expr(a) for a in expr.args])
         elif isinstance(expr, FloorDiv):
             a, b = (self._index_expr(x) for x in expr.args)
             result = self._insert(arith.FloorDivSIOp(a, b)).results[0]
@@ -430,11 +454,7 @@ class _Importer:
             return self._insert(arith.DivfOp(a, b)).results[0]
         if isinstance(expr, (sympy.Add, sympy.Mul)):
             cls = arith.AddfOp if isinstance(expr, sympy.Add) else arith.MulfOp
-            terms = [self._float_expr(a) for a in expr.args]
-            result = terms[0]
-            for t in terms[1:]:
-                result = self._insert(cls(result, t)).results[0]
-            return result
+            return self._fold(cls, [self._float_expr(a) for a in expr.args])
         if isinstance(expr, ToFloat):
             i = self._insert(arith.IndexCastOp(self._index_expr(expr.args[0]), i64)).results[0]
             return self._insert(arith.SIToFPOp(i, f64)).results[0]

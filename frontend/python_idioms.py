@@ -15,7 +15,8 @@ treats each as torch.compile's bytecode tracing does, at the level make_fx works
   nonzeros of the triangle's mask.
 - `torch.tensor([a, b])` and `torch.as_tensor` of 0-d tensors: `torch.stack` of the
   detached elements, in the dtype torch.tensor infers.
-- `if <tensor>: raise ...` and `assert <tensor>`: a run-time assertion of the graph
+- `if <tensor>: raise ...` and `assert <tensor>`, and the same on sizes that are not
+  known at every size (`if len(a) != 2 * len(b): raise`): a run-time assertion of the graph
   (`_assert_async`, which the compiled code checks), and the trace takes the side that
   does not raise (frontend.raise_guards decides which side raises).
 - `nn.Parameter` subclasses (graph-pes' PerElementParameter) reach torch's ops as plain
@@ -41,7 +42,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_map
 
 from frontend.guards import users_frame
-from frontend.raise_guards import raising_branch
+from frontend.raise_guards import RaisingBranch, raising_branch
 
 _OURS = {"torch", "functorch", "torchgen", "frontend", "pipeline", "transforms", "dialects", "codegen",
          "sympy", "numpy", "xdsl", "llvmlite", "builtins", "__future__", "typing_extensions"}
@@ -67,6 +68,7 @@ def symbolic_python(fn: Callable[..., Any], decompositions: Decompositions | Non
     modules = _package_modules(reached.module_names)
     bound: list[tuple[dict[str, Any], str]] = []
     try:
+        torch.SymBool.__bool__ = _symbool_bool  # type: ignore[method-assign]
         for module in modules:
             for name, value in (("len", symbolic_len), ("int", symbolic_int)):
                 if name not in module.__dict__:
@@ -82,6 +84,7 @@ def symbolic_python(fn: Callable[..., Any], decompositions: Decompositions | Non
 
         yield run
     finally:
+        torch.SymBool.__bool__ = _SYMBOOL_BOOL  # type: ignore[method-assign]
         for namespace, name in bound:
             namespace.pop(name, None)
 
@@ -184,13 +187,29 @@ class _IdiomMode(TorchFunctionMode):
     def _check(condition: torch.Tensor, frame: types.FrameType) -> bool | None:
         """A branch on a traced value whose one side raises: assert the other side."""
         branch = raising_branch(frame)
-        if branch is None:
-            return None
-        passes = condition.reshape(()).to(torch.bool)
-        if branch.raises_when:
-            passes = passes.logical_not()
-        torch._assert_async(passes, f"{branch.statement} (the check at {branch.where})")
-        return not branch.raises_when
+        return None if branch is None else _assert_other_side(condition.reshape(()).to(torch.bool), branch)
+
+
+def _assert_other_side(condition: torch.Tensor, branch: RaisingBranch) -> bool:
+    """Assert at run time that the 0-d bool `condition` takes the side of `branch` that
+    does not raise; return that side's truth value, for the trace to go on along it."""
+    passes = condition.logical_not() if branch.raises_when else condition
+    torch._assert_async(passes, f"{branch.statement} (the check at {branch.where})")
+    return not branch.raises_when
+
+
+_SYMBOOL_BOOL = torch.SymBool.__bool__
+
+
+def _symbool_bool(self: torch.SymBool) -> bool:
+    """`bool()` of a size condition that guards a raise (`if len(a) != 2 * len(b): raise`):
+    unless it holds or fails at every size, a run-time check of the sizes, not a guard
+    (a guard would pin the sizes, or fail on sizes that depend on data)."""
+    if not (statically_known_true(self) or statically_known_true(torch.sym_not(self))):
+        branch = raising_branch(sys._getframe(1))
+        if branch is not None:
+            return _assert_other_side(torch.scalar_tensor(self, dtype=torch.bool), branch)
+    return _SYMBOOL_BOOL(self)
 
 
 def _triangle_indices(lower: bool, row: Any, col: Any, offset: Any = 0, **options: Any) -> torch.Tensor:
@@ -297,6 +316,7 @@ def _step(obj: Any, found: _Reached) -> list[Any]:
         return [obj.__func__, obj.__self__]
     if isinstance(obj, types.FunctionType):
         names.add(obj.__module__ or "")
+        names.update(n for n in _names(obj.__code__) if n in sys.modules)  # its imports inside
         held = [obj.__globals__[n] for n in _names(obj.__code__) if n in obj.__globals__]
         held.extend(c.cell_contents for c in obj.__closure__ or () if _filled(c))
         return held + list(obj.__defaults__ or ())

@@ -1,9 +1,12 @@
 """Which side of a data-dependent branch raises: `if (z == 1234).any(): raise ...`
 and `assert (r > 0).all()` are checks, not control flow. Capture asks the caller's
 bytecode whether one successor of the conditional jump that converts the tensor to
-a bool runs straight into a `raise` (no store, no return, no other branch on the
-way); only then the branch becomes a run-time assertion of the graph and the trace
-goes on along the other side, as eager does whenever the check passes."""
+a bool runs straight into a `raise`: no other branch, loop, return or yield on the
+way (the message may be computed, and locals stored, first: graph-pes computes the
+unknown elements it names). Only then the branch becomes a run-time assertion of the
+graph and the trace goes on along the other side, as eager does whenever the check
+passes; what the raising side computes never runs in the compiled code, and when the
+check fails the compiled code raises too."""
 
 from __future__ import annotations
 
@@ -20,10 +23,14 @@ _STRAIGHT = {
     "BUILD_LIST", "BUILD_MAP", "BUILD_CONST_KEY_MAP", "LIST_EXTEND", "LIST_APPEND",
     "DICT_MERGE", "DICT_UPDATE", "FORMAT_VALUE", "BINARY_OP", "BINARY_SUBSCR",
     "UNARY_NEGATIVE", "UNARY_NOT", "COMPARE_OP", "IS_OP", "CONTAINS_OP", "COPY", "SWAP",
-    "EXTENDED_ARG", "JUMP_FORWARD", "POP_TOP",
+    "EXTENDED_ARG", "JUMP_FORWARD", "POP_TOP", "BUILD_SLICE", "BUILD_SET", "SET_ADD", "SET_UPDATE",
+    "MAP_ADD", "MAKE_FUNCTION", "GET_ITER", "UNPACK_SEQUENCE", "UNPACK_EX", "BEFORE_WITH",
+    "STORE_FAST", "STORE_DEREF", "STORE_NAME", "STORE_GLOBAL", "STORE_ATTR", "STORE_SUBSCR",
+    "DELETE_FAST", "DELETE_DEREF", "DELETE_NAME", "DELETE_ATTR", "DELETE_SUBSCR",
 }
-"""Instructions that may lie between the jump and the `raise`: they load, build
-the exception and its message, and call (a call that raises still raises)."""
+"""Instructions that may lie between the jump and the `raise`: they load, compute and
+store (the exception, its message), and call (a call that raises still raises); none
+of them can leave the path (a comprehension's loop is a code object of its own)."""
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,11 @@ DYNAMIC = {
     "atom_graph": {0: E}, "neighbor_image": {0: E}, "directed2undirected": {0: E},
     "undirected2directed": {0: U}, "bond_graph": {0: B},
 }
-SHIPPED = ("capture: CaptureError 'len(tensor) on a dynamic dim (E) pins it' at chgnet/graph/crystalgraph.py:96 "
-           "`if len(directed2undirected) != 2 * len(undirected2directed):` (CrystalGraph.__init__'s check; "
-           "E = 2 U always, which independent Dims E and U do not say)")
+SHIPPED = ("capture: GuardOnDataDependentSymNode Ne(u2, s26) at chgnet/model/functions.py:31 "
+           "`if (num_owner is not None) and (bin_count.shape[0] != num_owner):` (aggregate pads torch.bincount's "
+           "data-dependent length to num_owner: a branch on a size from data whose sides both compute). Before the "
+           "size-check change after 8e45140: len(tensor) at chgnet/graph/crystalgraph.py:96, CrystalGraph's check "
+           "E == 2 U, now a run-time check")
 SUPERCELLS = {8: (1, 1, 1), 16: (1, 1, 2), 24: (1, 1, 3), 32: (1, 2, 2)}
 TRACE, CHECK = 16, (8, 24, 32)
 

@@ -24,8 +24,10 @@ DYNAMIC = {"Z": {0: Dim("N", min=2)}, "R": {0: Dim("N", min=2)}, "neighbour_list
 MODELS = ["eddp", "tensornet"]
 DTYPES = [torch.float64, torch.float32]
 SHIPPED = {
-    "eddp": ("capture: GuardOnDataDependentSymNode Eq(u0, 1) at graph_pes/utils/nn.py:700 "
-             "`if (internal_idx == 1234).any():` (PerElementEmbedding's unknown-element guard, then raise)"),
+    "eddp": ("capture: GuardOnDataDependentSymNode Eq(u11 + ... + u35, 0) at graph_pes/utils/threebody.py:188 "
+             "`if edge_pairs.shape[0] == 0:`; the triplets are built by a Python loop over the atoms "
+             "(`for i in range(number_of_atoms(graph))`, threebody.py:171), which pins N. (Before the raise-guard "
+             "change after 8e45140: the unknown-element check at graph_pes/utils/nn.py:700.)"),
     "tensornet": None,  # passed at bdc3c7f+83aea09 (nn.Parameter subclasses reach torch as tensors)
 }
 

@@ -164,3 +164,87 @@ def test_size_from_data_in_an_int_schema(dtype: torch.dtype) -> None:
     for atoms, groups, seed in ((9, 3, 1), (40, 7, 2), (5, 1, 3), (64, 12, 4)):
         a = args(atoms, groups, seed)
         assert_close(f(*a), group_energy(a[0].clone(), a[1]), dtype, f"{atoms} atoms, {groups} groups")
+
+
+def energy_of_known_elements(z: torch.Tensor, pos: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """graph-pes' unknown-element check: the raising side computes and stores the
+    elements it names before it raises (inside `torch.no_grad()`)."""
+    pos.requires_grad_(True)
+    index = torch.full((100,), 1234)
+    index[torch.tensor([1, 6, 8])] = torch.tensor([0, 1, 2])
+    internal = index[z]
+    with torch.no_grad():
+        if (internal == 1234).any():
+            unknown = torch.unique(z[internal == 1234])
+            names = [str(int(u)) for u in unknown]
+            raise ValueError(f"Unknown elements: {names}")
+    energy = (torch.tensor([0.5, 1.0, 2.0], dtype=pos.dtype)[internal] * pos.square().sum(-1)).sum()
+    return energy, -torch.autograd.grad(energy, pos)[0]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_check_that_computes_its_message(dtype: torch.dtype) -> None:
+    def args(atoms: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+        g = torch.Generator().manual_seed(seed)
+        z = torch.tensor([1, 6, 8])[torch.randint(0, 3, (atoms,), generator=g)]
+        return z, torch.randn(atoms, 3, generator=g, dtype=dtype)
+
+    f = pipeline.compile(energy_of_known_elements, args(12, 0), ({0: Dim("N", min=2)}, {0: Dim("N", min=2)}))
+    for atoms, seed in ((5, 1), (40, 2)):
+        z, pos = args(atoms, seed)
+        assert_close(f(z, pos), energy_of_known_elements(z, pos.clone()), dtype, f"{atoms} atoms")
+    z, pos = args(9, 3)
+    z[4] = 7
+    with pytest.raises(ValueError, match="Unknown elements"):
+        energy_of_known_elements(z, pos.clone())
+    with pytest.raises(RuntimeError, match=r"raise ValueError\(f\"Unknown elements"):
+        f(z, pos)
+
+
+def split_energy(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A check on sizes that depend on data (CHGNet compares its edge counts so)."""
+    x.requires_grad_(True)
+    positive, negative = x[x > 0], x[x < -1]
+    if len(positive) < 2 * len(negative):
+        raise ValueError("too many negatives")
+    energy = positive.square().sum() + negative.sum()
+    return energy, torch.autograd.grad(energy, x)[0]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_check_on_sizes_from_data(dtype: torch.dtype, tmp_path: Path) -> None:
+    f = pipeline.compile(split_energy, (torch.randn(20, dtype=dtype),), ({0: Dim("N", min=2)},))
+    library = pipeline.load_library(pipeline.export_library(f, tmp_path, name="split"))
+    g = torch.Generator().manual_seed(7)
+    for n in (5, 33):
+        x = torch.randn(n, generator=g, dtype=dtype).abs()
+        x[:1] = -2.0
+        want = split_energy(x.clone())
+        for run in (f, library):
+            assert_close(run(x), want, dtype, f"N={n}")
+    x = -torch.rand(30, generator=g, dtype=dtype) - 2
+    with pytest.raises(ValueError, match="too many negatives"):
+        split_energy(x.clone())
+    for run in (f, library):
+        with pytest.raises(RuntimeError, match="too many negatives"):
+            run(x)
+
+
+def paired_energy(pos: torch.Tensor, charge: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A check on two sizes the caller declares independent: a run-time check, not a guard
+    that ties them (CHGNet checks its directed and undirected edge counts so)."""
+    pos.requires_grad_(True)
+    if len(pos) != len(charge):
+        raise ValueError("one charge per atom")
+    energy = pos.square().sum() * charge.sum()
+    return energy, -torch.autograd.grad(energy, pos)[0]
+
+
+def test_check_on_independent_sizes_stays_a_check() -> None:
+    f = pipeline.compile(paired_energy, (torch.randn(6, 3, dtype=torch.float64), torch.randn(6, dtype=torch.float64)),
+                         ({0: Dim("N", min=2)}, {0: Dim("M", min=2)}))
+    for n in (3, 40):
+        pos, charge = torch.randn(n, 3, dtype=torch.float64), torch.randn(n, dtype=torch.float64)
+        assert_close(f(pos, charge), paired_energy(pos.clone(), charge), torch.float64, f"N={n}")
+    with pytest.raises(RuntimeError, match="one charge per atom"):
+        f(torch.randn(5, 3, dtype=torch.float64), torch.randn(7, dtype=torch.float64))
