@@ -10,6 +10,7 @@
 a potential for MD (energy, per-atom energies, forces, virial; ASE and LAMMPS):
 
     potential = pipeline.compile_potential(model, example, cutoff=5.0, species=["Ar"])
+    potential = pipeline.load_potential("sevenn:7net-0")            # or a model file, or a .so
 
 and, stage by stage:
 
@@ -34,6 +35,7 @@ _EXPORTS = {
     "compile": "pipeline.compiler",
     "compile_potential": "pipeline.md.potential",
     "Potential": "pipeline.md.potential",
+    "load_potential": "pipeline.md.load",
     "CompiledFunction": "pipeline.compiler",
     "CallError": "pipeline.signature",
     "Signature": "pipeline.signature",

