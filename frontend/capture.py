@@ -36,6 +36,7 @@ from frontend.decompositions import decompositions
 from frontend.errors import CaptureError
 from frontend.guards import check_guards, is_users, users_frame
 from frontend.python_idioms import Decompositions, decomposition_table, symbolic_python
+from frontend.speculation import Speculation, Speculations, speculating
 from frontend.functionalize import Unsupported, functionalize, mutates
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.export import Dim
@@ -79,6 +80,8 @@ class Captured:
     """The traced sympy symbol of each size symbol, by name."""
     single_output: bool = False
     """The function returns one tensor, not a tuple (the graph returns a 1-tuple)."""
+    speculations: list[Speculation] = field(default_factory=list)
+    """The sides taken of branches on data, each asserted at run time (frontend.speculation)."""
 
 
 def capture(
@@ -89,6 +92,7 @@ def capture(
     check_args: Sequence[torch.Tensor] | None = None,
     stack_traces: bool = True,
     decompositions: Decompositions | None = None,
+    speculate: Mapping[str, bool] | None = None,
 ) -> Captured:
     """Trace `fn(*example_args)` into a functional aten graph symbolic in the
     dims that `dynamic_shapes` marks with a `torch.export.Dim`.
@@ -106,6 +110,8 @@ def capture(
     `decompositions` maps an op the compiler lacks (a custom op, e.g. a package's
     compiled neighbour search) to a function of torch ops that computes it; the trace
     calls the function in its place, and differentiates through it.
+    `speculate` gives the side of branches on data that earlier calls decided
+    (frontend.speculation; the others are guessed).
     """
     decomposition_table(decompositions)  # a TypeError now, not inside the trace
     call = fn
@@ -126,8 +132,9 @@ def capture(
         if a.device.type != "cpu":
             raise CaptureError(f"argument '{name}' is on {a.device}; only cpu is supported")
     dims = dynamic_dims(names, example_args, dynamic_shapes)
+    speculations = Speculations(speculate)
     graph, env, fakes, symbols_at = _trace(call, example_args, dims, stack_traces, anchor=fn,
-                                           users_decompositions=decompositions)
+                                           users_decompositions=decompositions, speculations=speculations)
     sym_names = {s: dims[i][d].__name__ for (i, d), s in symbols_at.items()}
     check_guards(env, names, symbols_at, dims)
 
@@ -155,10 +162,12 @@ def capture(
         for n in graph.graph.nodes
         if n.op == "get_attr" and isinstance(getattr(graph, n.target), torch.Tensor)
     }
-    captured = Captured(graph, args, symbols, weights, getattr(fn, "__name__", "main"), sym_names, single)
+    captured = Captured(graph, args, symbols, weights, getattr(fn, "__name__", "main"), sym_names, single,
+                        speculations.made)
 
     if check_args is not None:
-        _compare_retrace(call, traced_code, check_args, dims, decompositions)
+        decided = {s.key: s.side for s in speculations.made}
+        _compare_retrace(call, traced_code, check_args, dims, decompositions, decided)
     _forget_shape_envs()
     return captured
 
@@ -279,6 +288,7 @@ def _len_refusing(dim_names: Mapping[sympy.Symbol, str]) -> Callable[[torch.Tens
 def _trace(
     fn: Callable[..., Any], args: Sequence[torch.Tensor], dims: list[dict[int, Dim]], stack_traces: bool = True,
     anchor: Callable[..., Any] | None = None, users_decompositions: Decompositions | None = None,
+    speculations: Speculations | None = None,
 ) -> tuple[torch.fx.GraphModule, _ShapeEnv, list[torch.Tensor], dict]:
     """make_fx over fake inputs whose dynamic dims are symbols; also returns the
     symbol of each (argument, dim), read before tracing can replace it. `anchor` is the
@@ -319,7 +329,8 @@ def _trace(
     dim_names = {sym: dims[i][d].__name__ for (i, d), sym in symbols_at.items()}
     calls: dict[str, str] = {}
     try:
-        with _as_compiled(dim_names), symbolic_python(fn, users_decompositions, calls) as run:
+        with (_as_compiled(dim_names), speculating(speculations or Speculations()),
+              symbolic_python(fn, users_decompositions, calls) as run):
             graph = make_fx(
                 run,
                 tracing_mode="symbolic",
@@ -414,10 +425,13 @@ def _compare_retrace(
     args: Sequence[torch.Tensor],
     dims: list[dict[int, Dim]],
     users_decompositions: Decompositions | None,
+    decided: Mapping[str, bool],
 ) -> None:
-    """Trace again at other sizes: the code must be the same as the first trace's
-    (as NequIP checks; both before functionalization, which is deterministic)."""
-    other, _, _, _ = _trace(fn, args, dims, users_decompositions=users_decompositions)
+    """Trace again at other sizes, taking the same sides of branches on data: the code
+    must be the same as the first trace's (as NequIP checks; both before
+    functionalization, which is deterministic)."""
+    other, _, _, _ = _trace(fn, args, dims, users_decompositions=users_decompositions,
+                            speculations=Speculations(decided))
     if _normalized(other.code) != _normalized(code):
         raise CaptureError(
             "the graph traced at other sizes differs from the first one: the "

@@ -266,8 +266,22 @@ def _min(a: torch.Tensor) -> torch.Tensor:
     return torch.amin(a, list(range(a.dim())))
 
 
+def _bincount(a: torch.Tensor, weights: torch.Tensor | None = None, minlength: int = 0) -> torch.Tensor:
+    """Counts (or summed weights) per value: max(max(a) + 1, minlength) bins, a size from
+    data (CHGNet counts the edges of each atom); an empty `a` has `minlength` bins.
+    Negative values raise, as in torch."""
+    torch._assert_async((a >= 0).all(), "bincount: only non-negative values can be counted")
+    top = torch.cat([a.flatten(), a.new_full((1,), minlength - 1)]).amax() + 1
+    bins = top.item()
+    torch._check(bins >= max(minlength, 0))
+    dtype = torch.int64 if weights is None else (weights.dtype if weights.dtype.is_floating_point else torch.float64)
+    values = torch.ones_like(a, dtype=dtype) if weights is None else weights.to(dtype)
+    return torch.zeros(bins, dtype=dtype).index_put((a,), values, accumulate=True)
+
+
 OWN: dict[Any, Any] = {
     aten.repeat.default: _repeat,
+    aten.bincount.default: _bincount,
     aten.max.default: _max,
     aten.min.default: _min,
     aten.eye.default: _eye,

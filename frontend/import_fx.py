@@ -330,9 +330,14 @@ class _Importer:
         op = LocalScalarDenseOp.create(operands=[self.values[source]], result_types=[scalar_type],  # type: ignore[index]
                                        properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1])})
         value = self._insert(op, node).results[0]
-        expr = getattr(node.meta["val"], "node", None)
-        if expr is not None and isinstance(expr.expr, sympy.Symbol):
-            self.symbols[expr.expr] = value if scalar_type != i64 else self._insert(arith.IndexCastOp(value, IndexType())).results[0]
+        sym = getattr(node.meta["val"], "node", None)
+        if sym is not None:
+            # its own symbol, and what torch later replaced it by (`u0` -> `N` where the
+            # code broadcast the two: graph-side checks assert it, frontend.speculation)
+            read = value if scalar_type != i64 else self._insert(arith.IndexCastOp(value, IndexType())).results[0]
+            for expr in (sym._expr, sym.expr):
+                if isinstance(expr, sympy.Symbol):
+                    self.symbols.setdefault(expr, read)
         return value
 
     def _define_size(self, size: Any, tensor: SSAValue, dim: int) -> None:
@@ -352,6 +357,8 @@ class _Importer:
             if kind == "Tensor" and not isinstance(v.type, TensorType):
                 # a SymInt/SymFloat where a tensor is expected: a 0-d tensor of it
                 return self._scalar_tensor(v, node)
+            if kind == "SymInt" and v.type == i64:  # an item() read, used as a size
+                return self._insert(arith.IndexCastOp(v, IndexType())).results[0]
             return v
         if kind == "Tensor":  # a Python number in a tensor position
             return self._scalar_tensor(self._constant(value), node)
@@ -393,7 +400,10 @@ class _Importer:
         if isinstance(value, torch.SymFloat):
             return self._float_expr(expr)
         if isinstance(value, torch.SymBool):
-            return self._bool_expr(expr)
+            # as written, not as simplified by what torch assumed later (a condition
+            # `u0 != N` that a check asserts must not fold to false where torch tied u0 to N)
+            raw = value.node._expr
+            return self._bool_expr(raw if raw.free_symbols <= set(self.symbols) else expr)
         return self._index_expr(expr)
 
     def _fold(self, cls: type[Operation], terms: list[SSAValue]) -> SSAValue:

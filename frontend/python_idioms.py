@@ -19,6 +19,8 @@ treats each as torch.compile's bytecode tracing does, at the level make_fx works
   known at every size (`if len(a) != 2 * len(b): raise`): a run-time assertion of the graph
   (`_assert_async`, which the compiled code checks), and the trace takes the side that
   does not raise (frontend.raise_guards decides which side raises).
+- any other branch on data (`if x.any():`, `if len(idx) > 0:` on a size from data): one
+  side, by speculation (frontend.speculation).
 - `nn.Parameter` subclasses (graph-pes' PerElementParameter) reach torch's ops as plain
   tensors: make_fx's dispatch refuses tensor subclasses it does not know.
 """
@@ -37,12 +39,13 @@ from typing import Any
 
 import torch
 from torch._subclasses.fake_tensor import is_fake
-from torch.fx.experimental.symbolic_shapes import statically_known_true
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_map
 
-from frontend.guards import users_frame
+from frontend.guards import is_users, users_frame
 from frontend.raise_guards import RaisingBranch, raising_branch
+from frontend.speculation import active, size_guess
 
 _OURS = {"torch", "functorch", "torchgen", "frontend", "pipeline", "transforms", "dialects", "codegen",
          "sympy", "numpy", "xdsl", "llvmlite", "builtins", "__future__", "typing_extensions"}
@@ -165,9 +168,13 @@ class _IdiomMode(TorchFunctionMode):
                 with self:  # its torch calls see the idioms too
                     return decomposition(*args, **kwargs)
         if func is torch.Tensor.__bool__ and is_fake(args[0]) and statically_known_true(args[0].numel() == 1):
-            checked = self._check(args[0], sys._getframe(1))
+            frame = sys._getframe(1)
+            checked = self._check(args[0], frame)
             if checked is not None:
                 return checked
+            speculations = active()
+            if speculations is not None and is_users(frame.f_code.co_filename):
+                return speculations.take(args[0].reshape(()).to(torch.bool), frame, True)
         elif func is torch.Tensor.tolist and is_fake(args[0]) and _is_integer(args[0].dtype):
             t = args[0]
             if t.dim() == 0:
@@ -204,11 +211,17 @@ _SYMBOOL_BOOL = torch.SymBool.__bool__
 def _symbool_bool(self: torch.SymBool) -> bool:
     """`bool()` of a size condition that guards a raise (`if len(a) != 2 * len(b): raise`):
     unless it holds or fails at every size, a run-time check of the sizes, not a guard
-    (a guard would pin the sizes, or fail on sizes that depend on data)."""
+    (a guard would pin the sizes, or fail on sizes that depend on data). A branch of the
+    user's on a size from data whose sides both compute: a speculation."""
     if not (statically_known_true(self) or statically_known_true(torch.sym_not(self))):
-        branch = raising_branch(sys._getframe(1))
+        frame = sys._getframe(1)
+        branch = raising_branch(frame)
         if branch is not None:
             return _assert_other_side(torch.scalar_tensor(self, dtype=torch.bool), branch)
+        speculations = active()
+        if (speculations is not None and is_users(frame.f_code.co_filename)
+                and free_unbacked_symbols(self.node.expr)):
+            return speculations.take(torch.scalar_tensor(self, dtype=torch.bool), frame, size_guess(self))
     return _SYMBOOL_BOOL(self)
 
 

@@ -7,6 +7,7 @@ every pass can be dumped, rerun alone from the driver and tested by FileCheck.
 from __future__ import annotations
 
 import contextlib
+import copy
 import ctypes
 import functools
 import gc
@@ -34,6 +35,7 @@ from frontend.capture import Captured, capture
 from frontend.python_idioms import Decompositions
 from frontend.import_fx import UnsupportedOpError, import_graph
 from frontend.reference import TORCH_DTYPES
+from frontend.speculation import Speculation, SpeculationFailed, failed_key
 from pipeline.compile_trace import CompileTrace, aten_ops, fused_nests, planned_buffers
 from pipeline.parallel_compile import compile_parts, jobs, split
 from pipeline.progress import stage_progress
@@ -139,6 +141,10 @@ class CompiledFunction:
     """With `compile(..., trace=True)`: what the compile report shows."""
     replay: Callable[[], dict[str, str]] | None = None
     """The texts of the `REPLAYED` stages, computed again (`ir` calls it on first use)."""
+    speculations: list[Speculation] = field(default_factory=list)
+    """The sides of branches on data this code was compiled for (frontend.speculation)."""
+    versions: _Versions | None = None
+    """Compiles the other side when a call's data take it (set by `compile`)."""
 
     def __post_init__(self) -> None:
         sig = self.signature
@@ -238,6 +244,12 @@ class CompiledFunction:
         self._calls += 1
         if status.value:
             site = self.signature.sites[status.value - 1]
+            key = failed_key(site)
+            if key is not None:  # the data took a side of a branch this code was not compiled for
+                if self.versions is None:
+                    raise SpeculationFailed(key, f"{self.name}: {site}")
+                self.__dict__.update(self.versions.other_side(self, key).__dict__)
+                return self(*args, **kwargs)
             if site.startswith("assertion failed"):  # a te.check: torch raises RuntimeError
                 raise RuntimeError(f"{self.name}: {site}")
             raise IndexError(f"{self.name}: {site}: an index is out of range")
@@ -389,22 +401,70 @@ def compile(
     0.4-0.5 s of NequIP's and MACE's capture. An unsupported op's error names its line
     either way (the function is traced again, with the lines, to say where)."""
     sources = trace or dump_dir is not None
-    with _collector_paused(), stage_progress(getattr(fn, "__name__", "fn"), enabled=verbose) as progress:
-        start = time.perf_counter()
-        progress("capture")
-        captured = capture(fn, example_args, dynamic_shapes, stack_traces=sources, decompositions=decompositions)
-        timings = {"capture_s": time.perf_counter() - start}
-        try:
-            return compile_captured(captured, dump_dir=dump_dir, timings=timings, profile=profile, verify=verify,
-                                    trace=trace, progress=progress)
-        except UnsupportedOpError:
-            if sources:
-                raise
+
+    def build(speculate: Mapping[str, bool]) -> CompiledFunction:
+        with _collector_paused(), stage_progress(getattr(fn, "__name__", "fn"), enabled=verbose) as progress:
+            start = time.perf_counter()
+            progress("capture")
+            captured = capture(fn, example_args, dynamic_shapes, stack_traces=sources, decompositions=decompositions,
+                               speculate=speculate)
+            timings = {"capture_s": time.perf_counter() - start}
             try:
-                import_graph(capture(fn, example_args, dynamic_shapes, decompositions=decompositions))
-            except UnsupportedOpError as named:  # the same error, naming the user's line
-                raise named from None
-            raise
+                return compile_captured(captured, dump_dir=dump_dir, timings=timings, profile=profile,
+                                        verify=verify, trace=trace, progress=progress)
+            except UnsupportedOpError:
+                if sources:
+                    raise
+                try:
+                    import_graph(capture(fn, example_args, dynamic_shapes, decompositions=decompositions,
+                                         speculate=speculate))
+                except UnsupportedOpError as named:  # the same error, naming the user's line
+                    raise named from None
+                raise
+
+    compiled = build({})
+    if compiled.speculations:  # the example decides the sides it reaches, before anyone calls
+        compiled.versions = _Versions(build, {})
+        compiled.versions.keep(compiled)
+        example = dict(example_args) if isinstance(example_args, Mapping) else {}
+        compiled(*(() if example else example_args), **example)
+        compiled.versions.quiet = False
+    return compiled
+
+
+def _sides(compiled: CompiledFunction) -> frozenset[tuple[str, bool]]:
+    return frozenset((s.key, s.side) for s in compiled.speculations)
+
+
+@dataclass
+class _Versions:
+    """The compiles of one function, one per set of sides of its branches on data. The
+    object the user holds takes on the state of the version a call needs; the versions
+    kept here are copies, never that object."""
+
+    build: Callable[[Mapping[str, bool]], CompiledFunction]
+    compiled: dict[frozenset[tuple[str, bool]], CompiledFunction]
+    quiet: bool = True
+    """No warning while the example decides (the compile itself)."""
+
+    def other_side(self, current: CompiledFunction, key: str) -> CompiledFunction:
+        """`current`'s sides with the side at `key` flipped: compiled once, then reused."""
+        sides = {s.key: s.side for s in current.speculations}
+        sides[key] = not sides[key]
+        wanted = frozenset(sides.items())
+        if wanted not in self.compiled:
+            taken = next(s for s in current.speculations if s.key == key)
+            if not self.quiet:
+                warnings.warn(f"{current.name}: compiling again for the {not taken.side} side of `{taken.statement}` "
+                              f"({key}), which this call's data take", RuntimeWarning, stacklevel=3)
+            new = self.build(sides)
+            new.versions = self
+            self.compiled[wanted] = self.keep(new)
+        return self.compiled[wanted]
+
+    def keep(self, compiled: CompiledFunction) -> CompiledFunction:
+        kept = self.compiled[_sides(compiled)] = copy.copy(compiled)
+        return kept
 
 
 def llvm_stage_text(loops: str) -> str:
@@ -526,6 +586,7 @@ def compile_captured(
         profile_dtypes=dtypes if profile else [],
         trace=dumps.trace,
         replay=functools.partial(replayed_stages, captured, profile),
+        speculations=captured.speculations,
     )
 
 

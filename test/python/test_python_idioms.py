@@ -120,17 +120,19 @@ def test_checks_fail_as_in_eager(compiled, spoil, statement: str, tmp_path: Path
         assert statement in str(failure.value) and "test_python_idioms.py:" in str(failure.value)
 
 
-def test_data_branch_that_does_not_raise_is_refused() -> None:
-    """A branch on data whose sides both compute is control flow, not a check: refused
-    (the trace cannot know which side a later call takes)."""
+def test_data_branch_that_does_not_raise_is_speculated() -> None:
+    """A branch on data whose sides both compute is control flow, not a check: compiled
+    for the example's side, and for the other when a call takes it (test_speculation)."""
 
     def clamp_if_large(x: torch.Tensor) -> torch.Tensor:
         if (x > 10).any():
             x = x.clamp(max=10)
         return x * 2
 
-    with pytest.raises(CaptureError, match="data-dependent|data dependent"):
-        pipeline.compile(clamp_if_large, (torch.randn(6),), dynamic_shapes=({0: Dim("N", min=2)},))
+    compiled = pipeline.compile(clamp_if_large, (torch.randn(6),), dynamic_shapes=({0: Dim("N", min=2)},))
+    assert [s.side for s in compiled.speculations] == [False]
+    for x in (torch.randn(9), torch.randn(4) * 30):
+        assert torch.equal(compiled(x), clamp_if_large(x))
 
 
 def test_rebound_names_are_restored() -> None:
