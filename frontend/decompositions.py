@@ -279,8 +279,26 @@ def _bincount(a: torch.Tensor, weights: torch.Tensor | None = None, minlength: i
     return torch.zeros(bins, dtype=dtype).index_put((a,), values, accumulate=True)
 
 
+def _unique2(a: torch.Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002 - torch's name
+             return_counts: bool = False) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """torch.unique: a stable sort, the first of each run of equal values (a count from
+    data), the run index of each element put back in place, and the run lengths (TorchANI
+    numbers the species present). Always sorted, which `sorted=False` allows."""
+    values, order = torch.sort(a.flatten(), stable=True)
+    at = torch.arange(values.shape[0])
+    new = (values != values[(at - 1).clamp(min=0)]) | (at == 0)  # slices [1:], [:-1] would guard on the size
+    unique = values[new]
+    group = torch.cumsum(new.to(torch.int64), 0) - 1
+    none = torch.zeros(0, dtype=torch.int64)
+    inverse = torch.zeros_like(group).index_put((order,), group).reshape(a.shape) if return_inverse else none
+    counts = (torch.zeros(unique.shape[0], dtype=torch.int64).index_put((group,), torch.ones_like(group), accumulate=True)
+              if return_counts else none)
+    return unique, inverse, counts
+
+
 OWN: dict[Any, Any] = {
     aten.repeat.default: _repeat,
+    aten._unique2.default: _unique2,
     aten.bincount.default: _bincount,
     aten.max.default: _max,
     aten.min.default: _min,

@@ -249,7 +249,7 @@ class CompiledFunction:
                 if self.versions is None:
                     raise SpeculationFailed(key, f"{self.name}: {site}")
                 self.__dict__.update(self.versions.other_side(self, key).__dict__)
-                return self(*args, **kwargs)
+                return self(*args)  # bound by name above
             if site.startswith("assertion failed"):  # a te.check: torch raises RuntimeError
                 raise RuntimeError(f"{self.name}: {site}")
             raise IndexError(f"{self.name}: {site}: an index is out of range")

@@ -12,16 +12,15 @@ import pytest
 import torch
 from torch.export import Dim
 
-from common import check_aten_ops, check_eager, cluster, compile_and_compare, species, xfail
+from common import TOLERANCE, check_aten_ops, check_eager, cluster, compile_and_compare, relative_error, species
 
 pytest.importorskip("torchani")
 
 ELEMENTS = (1, 6, 7, 8)
 DYNAMIC = {"pos": {0: Dim("N", min=2)}, "atomic_numbers": {0: Dim("N", min=2)}}
-SHIPPED = ("capture: GuardOnDataDependentSymNode 'Could not guard on data-dependent expression u10 > 0' at "
-           "torchani/nn/_containers.py:447 `if selected_idxs.shape[0] > 0:` (a branch on a data-dependent size "
-           "whose sides both compute; since 8cac715 capture gets past int(zcounts.max()) at neighbors.py:1057, "
-           "tril_indices at 1058 and repeat)")
+# As shipped, passes since 9027961: `if selected_idxs.shape[0] > 0:` (torchani/nn/_containers.py:447, a
+# branch on how many atoms of an element there are) is speculated on (frontend/speculation.py), and
+# torch.unique (aten._unique2) decomposes. Before: GuardOnDataDependentSymNode there.
 
 
 @functools.cache
@@ -59,12 +58,24 @@ def test_eager(dtype):
     check_eager(energy_forces_of(dtype), inputs_of(dtype))
 
 
-@xfail(SHIPPED)
 def test_aten_ops():
     check_aten_ops(energy_forces_of(torch.float64), inputs_of(torch.float64)(13, 0), DYNAMIC)
 
 
-@xfail(SHIPPED)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_compiled_matches_eager(dtype):
     compile_and_compare(energy_forces_of(dtype), inputs_of(dtype), DYNAMIC, dtype)
+
+
+def test_an_element_absent_takes_the_other_side():
+    """Traced with all four elements; a cluster of H and C only takes the other side of the
+    per-element branch: compiled again, and equal to eager."""
+    import pipeline
+
+    fn, inputs = energy_forces_of(torch.float64), inputs_of(torch.float64)
+    compiled = pipeline.compile(fn, inputs(13, 0), DYNAMIC)
+    hc = {"pos": cluster(17, 4, spacing=1.6, jitter=0.2), "atomic_numbers": species(17, 4, (1, 6))}
+    with pytest.warns(RuntimeWarning, match="compiling again"):
+        got = compiled(**hc)
+    for g, w in zip(got, fn(**hc)):
+        assert relative_error(g, w) <= TOLERANCE[torch.float64]

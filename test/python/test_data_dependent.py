@@ -243,3 +243,24 @@ def test_repeat_interleave_checks_its_repeats() -> None:
         _check((free(pos, torch.tensor(counts)),), (repeated(pos, torch.tensor(counts)),), torch.float64, f"{counts}")
     with pytest.raises((RuntimeError, IndexError), match="negative"):
         free(pos, torch.tensor([2, -1, 1, 0, 0, 0, 0]))
+
+
+def _unique_energy(x: torch.Tensor, z: torch.Tensor):
+    x = x.detach().requires_grad_(True)
+    u, inverse, counts = torch.unique(z, return_inverse=True, return_counts=True)
+    e = (x * inverse.to(x.dtype)).sum() + (u.to(x.dtype) * counts.to(x.dtype)).sum() * x.sum()
+    e = e + torch.unique(z).to(x.dtype).sum() * (x * x).mean()
+    return e, torch.autograd.grad(e, x)[0]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["f32", "f64"])
+def test_unique_with_inverse_and_counts(dtype: torch.dtype) -> None:
+    """torch.unique (aten._unique2): as many values as the data hold, at sizes not traced."""
+    n = Dim("N", min=1)
+    compiled = compile(_unique_energy, (torch.rand(10, dtype=dtype), torch.randint(0, 5, (10,))),
+                                [{0: n}, {0: n}])
+    g = torch.Generator().manual_seed(3)
+    for size in (1, 3, 17, 50):
+        x, z = torch.rand(size, dtype=dtype, generator=g), torch.randint(-3, 9, (size,), generator=g)
+        for got, want in zip(compiled(x, z), _unique_energy(x, z)):
+            assert relative_error(got, want.detach()) <= TOLERANCE[dtype], size
