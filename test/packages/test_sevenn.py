@@ -75,3 +75,129 @@ def test_aten_ops():
 @xfail(SHIPPED)
 def test_compiled_matches_eager_f32():
     compile_and_compare(energy_forces, inputs, DYNAMIC, torch.float32)
+
+
+# The adapter (pipeline.md.adapters.sevenn): the model's own modules up to the per-atom
+# energies, forces and stress by our autograd; compiled by load_potential("sevenn:7net-0")
+# and checked with pipeline.md.ase.Calculator against SevenNetCalculator(model="7net-0")
+# (f32) on rattled Si diamond cells, in process and as the exported library loaded back.
+
+SI_CELLS = ((2, 2, 2), (2, 2, 3))
+
+
+def rattled_si(repeat):
+    from ase.build import bulk
+
+    atoms = bulk("Si", "diamond", a=5.43, cubic=True).repeat(repeat)
+    atoms.rattle(0.05, seed=1)
+    return atoms
+
+
+@functools.cache
+def reference(repeat):
+    """energy, forces, stress, per-atom energies of SevenNetCalculator(model="7net-0")."""
+    from sevenn.calculator import SevenNetCalculator
+
+    atoms = rattled_si(repeat)
+    atoms.calc = SevenNetCalculator(model="7net-0", device="cpu")
+    return tuple(torch.as_tensor(x, dtype=torch.float64) for x in
+                 (atoms.get_potential_energy(), atoms.get_forces(), atoms.get_stress(),
+                  atoms.get_potential_energies()))
+
+
+def check_against_reference(calc, what: str) -> None:
+    """calc (an ASE calculator) on both cells within f32's 1e-5 of SevenNetCalculator; the
+    errors go to stdout (`-s`)."""
+    from common import relative_error
+
+    for repeat in SI_CELLS:
+        atoms = rattled_si(repeat)
+        atoms.calc = calc
+        got = tuple(torch.as_tensor(x, dtype=torch.float64) for x in
+                    (atoms.get_potential_energy(), atoms.get_forces(), atoms.get_stress(),
+                     atoms.get_potential_energies()))
+        errors = {k: relative_error(g, w) for k, g, w in zip(("energy", "forces", "stress", "energies"),
+                                                             got, reference(repeat))}
+        print(f"\n{what} {len(atoms)} atoms: " + " ".join(f"{k} {e:.2e}" for k, e in errors.items()))
+        for k, e in errors.items():
+            assert e <= 1e-5, f"{what}, {len(atoms)} atoms: {k} relative error {e:.2e} > 1e-5"
+
+
+def test_adapter_eager_matches_the_ase_calculator():
+    """The adapted model, eager (our autograd for forces and virial), f32 and f64."""
+    pytest.importorskip("vesin")
+    from pipeline.md.adapters.sevenn import adapt
+    from pipeline.md.ase import Calculator
+    from pipeline.md.potential import PotentialResult, energy_forces_virial
+
+    class Eager:  # the eager function with what Calculator asks of a Potential
+        def __init__(self, adapted):
+            self.fn = energy_forces_virial(adapted.model)
+            self.cutoff, self.species, self.dtype = adapted.cutoff, adapted.species, adapted.dtype
+
+        def __call__(self, species, positions, edge_index, shifts):
+            return PotentialResult(*self.fn(species, positions, edge_index, shifts, torch.tensor(len(species))))
+
+    for dtype in (None, torch.float64):
+        adapted = adapt("sevenn:7net-0", dtype)
+        assert adapted.dtype == (dtype or torch.float32) and adapted.cutoff == 5.0 and adapted.layers == 5
+        assert len(adapted.species) == 89 and "Si" in adapted.species
+        check_against_reference(Calculator(Eager(adapted)), f"eager {adapted.dtype}")
+
+
+@pytest.mark.parametrize("dtype", [None, torch.float64], ids=["f32", "f64"])
+def test_potential_matches_the_ase_calculator(dtype, tmp_path):
+    """ACCEPTANCE: load_potential("sevenn:7net-0") (compiled), and its exported library
+    loaded back, against SevenNetCalculator on two rattled Si cells; compile time printed."""
+    pytest.importorskip("vesin")
+    import time
+
+    from pipeline.md.ase import Calculator
+    from pipeline.md.load import load_potential
+
+    start = time.perf_counter()
+    potential = load_potential("sevenn:7net-0", dtype)
+    compiled = time.perf_counter() - start
+    start = time.perf_counter()
+    library = potential.export(tmp_path, name="sevenn")
+    print(f"\ncompile {compiled:.1f} s, export {time.perf_counter() - start:.1f} s ({potential.dtype})")
+    assert potential.dtype == (dtype or torch.float32)
+    assert (potential.cutoff, potential.layers) == (5.0, 5) and "Si" in potential.species
+    check_against_reference(Calculator(potential), f"compiled {potential.dtype}")
+    loaded = load_potential(library)
+    assert (loaded.cutoff, loaded.layers, loaded.species) == (potential.cutoff, potential.layers, potential.species)
+    check_against_reference(Calculator(loaded), f"library {potential.dtype}")
+
+
+def test_adapter_sources(tmp_path):
+    """Names the wheel ships (its dated SevenNet-0s, a multi-fidelity model with its modal),
+    the checkpoint file itself, and clear errors for what is not a SevenNet model."""
+    from sevenn.util import pretrained_name_to_path
+
+    from pipeline.md.adapters import AdapterError
+    from pipeline.md.adapters.sevenn import adapt, claims_file
+
+    path = pretrained_name_to_path("7net-0")
+    assert claims_file(path)
+    torch.save({"weights": torch.zeros(2)}, tmp_path / "other.pth")
+    assert not claims_file(tmp_path / "other.pth") and not claims_file(tmp_path / "missing.pth")
+
+    pos = cluster(6, 0, spacing=2.3, dtype=torch.float32)
+    edges = radius_graph(pos, 5.0)
+    shifts = torch.zeros(edges.shape[1], 3)
+    energies = {}
+    for source in ("sevenn:7net-0", path, "sevenn:7net-0_11July2024", "sevenn:7net-mf-0:PBE"):
+        adapted = adapt(source, None)
+        species = torch.tensor([adapted.species.index(s) for s in ("Si", "O", "Si", "H", "O", "Si")])
+        energies[source] = adapted.model(species, pos, edges, shifts)
+        assert energies[source].shape == (6,) and adapted.name.isidentifier(), adapted.name
+    assert torch.equal(energies[path], energies["sevenn:7net-0"])
+    assert torch.equal(energies["sevenn:7net-0_11July2024"], energies["sevenn:7net-0"])
+
+    for source, message in (("sevenn:7net-nope", "Valid pretrained model names"),
+                            ("sevenn:7net-mf-0", "MODAL one of R2SCAN, PBE"),
+                            ("sevenn:7net-0:PBE", "no modal"),
+                            (str(tmp_path / "other.pth"), "not a sevenn checkpoint"),
+                            ("7net-0", "neither sevenn:NAME")):
+        with pytest.raises(AdapterError, match=message):
+            adapt(source, None)
