@@ -114,3 +114,30 @@ def test_without_versions_the_call_names_the_branch() -> None:
     with pytest.raises(SpeculationFailed, match=r"`if idx.shape\[0\] > 0:` was compiled for its True side") as e:
         compiled(*inputs(12, 1, torch.float64, ones=False))
     assert e.value.key.endswith("#0")
+
+
+def aggregate(x: torch.Tensor, owners: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
+    """CHGNet's `aggregate`: bincount padded to N, then indexed. On the wrong side the
+    indexing is out of range too; the speculation's check, earlier, is the failure reported
+    (the first failure wins), so the call compiles the other side instead of raising."""
+    count = torch.bincount(owners)
+    if count.shape[0] != x.shape[0]:
+        count = torch.cat([count, count.new_ones(x.shape[0] - count.shape[0])])
+    return (x.new_zeros([count.shape[0]]) + x * count)[idx]
+
+
+def aggregate_inputs(n: int, seed: int, pad: bool) -> dict[str, torch.Tensor]:
+    g = torch.Generator().manual_seed(seed)
+    owners = torch.randint(0, n // 2 if pad else n, (n,), generator=g)
+    if not pad:
+        owners[0] = n - 1
+    return {"x": torch.randn(n, generator=g, dtype=torch.float64), "owners": owners, "idx": torch.arange(n)}
+
+
+@pytest.mark.parametrize("example_pads", [False, True])
+def test_the_speculation_fails_before_the_code_that_assumes_it(example_pads) -> None:
+    dims = {"x": {0: Dim("N", min=2)}, "owners": {0: Dim("B", min=2)}, "idx": {0: Dim("E", min=2)}}
+    compiled = pipeline.compile(aggregate, aggregate_inputs(20, 0, example_pads), dims)
+    for n, pad in ((20, False), (11, False), (33, True), (7, True)):
+        args = aggregate_inputs(n, n, pad)
+        assert torch.equal(compiled(**args), aggregate(**args))

@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     TensorType,
     VectorType,
+    i32,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -88,6 +89,14 @@ class NestBuilder:
         value = self.constant(op.value)
         value.name_hint = value.name_hint or op.result.name_hint
         return value
+
+    def fail(self, b: Builder, code: SSAValue) -> None:
+        """An index check's failure: status = code unless something failed before (the first
+        failure is reported; an assertion's, `lower_check`, overrides it)."""
+        before = b.insert(memref.LoadOp.get(self.status, [self.zero])).res
+        zero = b.insert(arith.ConstantOp(IntegerAttr(0, i32))).result
+        clean = b.insert(arith.CmpiOp(before, zero, "eq")).result
+        b.insert(memref.StoreOp.get(b.insert(arith.SelectOp(clean, code, before)).result, self.status, [self.zero]))
 
     def index(self, n: int) -> SSAValue:
         return self.constant(IntegerAttr(n, IndexType()))

@@ -5,15 +5,15 @@ fit. te.compact counts what the flags keep: its count is an extent computed from
 data, known only when the loop ends, so the buffers sized by it take a bound from
 the sizes (`NestBuilder.bound`) and an index into it is guarded in its block (see
 `index_checks`). te.scan carries a running accumulator along one dim. te.check
-stores its site into status when its condition is false: the first failure is the
-one reported.
+stores its site into status when its condition is false and no earlier te.check
+failed: the first failed assertion is the one reported, over any index check.
 """
 
 from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType, i32, i64
+from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType, i1, i32, i64
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -69,13 +69,21 @@ class CompactScanCheckLowerings(NestBuilder):
         self.nest(self.b, [e for k, e in enumerate(ext) if k != d], along)
 
     def lower_check(self, op: te.CheckOp) -> None:
-        """if !condition: status = site (the first failure is reported)."""
+        """if !condition and no check failed before: status = site. An assertion is the
+        program's own statement about its data and runs where the graph has it, so the
+        first failed one is reported, over any index check (hoisted to the entry, or a
+        consequence of the same bad data): `self.checked` is whether one failed so far."""
         cond = self.b.insert(memref.LoadOp.get(self.buffers[op.condition].memref, [self.zero])).res
         zero = self.constant(IntegerAttr(0, cond.type))
         failed = self.b.insert(arith.CmpiOp(cond, zero, "eq")).result
+        first = failed
+        if self.checked is not None:
+            clean = self.b.insert(arith.XOrIOp(self.checked, self.constant(IntegerAttr(1, i1)))).result
+            first = self.b.insert(arith.AndIOp(failed, clean)).result
         then = Block()
         tb = Builder(InsertPoint.at_end(then))
         code = tb.insert(arith.ConstantOp(IntegerAttr(op.site.value.data, i32))).result
         tb.insert(memref.StoreOp.get(code, self.status, [self.zero]))
         tb.insert(scf.YieldOp())
-        self.b.insert(scf.IfOp(failed, [], Region(then)))
+        self.b.insert(scf.IfOp(first, [], Region(then)))
+        self.checked = failed if self.checked is None else self.b.insert(arith.OrIOp(self.checked, failed)).result

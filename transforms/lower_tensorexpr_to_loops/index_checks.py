@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, memref, scf, vector
+from xdsl.dialects import arith, func, scf, vector
 from xdsl.dialects.builtin import IndexType, IntegerAttr, VectorType, i1, i32
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -79,7 +79,7 @@ class IndexChecks(NestBuilder):
         then = Block()
         tb = Builder(InsertPoint.at_end(then))
         code = tb.insert(arith.ConstantOp(IntegerAttr(op.site.value.data, i32))).result
-        tb.insert(memref.StoreOp.get(code, self.status, [self.zero]))
+        self.fail(tb, code)
         tb.insert(scf.YieldOp())
         b.insert(scf.IfOp(bad, [], Region(then)))
         return b.insert(arith.SelectOp(bad, self.zero, i)).result
@@ -209,7 +209,7 @@ class IndexChecks(NestBuilder):
                     loop.operands[use.index] = run
         then = Block()
         tb = Builder(InsertPoint.at_end(then))
-        tb.insert(memref.StoreOp.get(_first_site(tb, list(terms.values())), self.status, [self.zero]))
+        self.fail(tb, _first_site(tb, list(terms.values())))
         tb.insert(scf.YieldOp())
         self.b.insert(scf.IfOp(fail, [], Region(then)))
 
@@ -260,7 +260,7 @@ class IndexChecks(NestBuilder):
         then = Block()
         tb = Builder(InsertPoint.at_end(then))
         code = _first_site(tb, [(empty, sites[empty]) for empty in conditions])
-        tb.insert(memref.StoreOp.get(code, self.status, [self.zero]))
+        self.fail(tb, code)
         tb.insert(scf.YieldOp(*[self.zero_of(tb, v.type) for v in escaping]))
         otherwise = Block()
         guard = b.insert(scf.IfOp(cond, [v.type for v in escaping], Region(then), Region(otherwise)))

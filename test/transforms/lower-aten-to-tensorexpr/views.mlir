@@ -258,13 +258,21 @@ func.func @select_checked(%N: index, %E: index, %T: index, %x: tensor<?x3xf32> {
 // LOOPS:      %N_empty = arith.cmpi eq, %N, %c0 : index
 // LOOPS-NEXT: scf.if %N_empty {
 // LOOPS-NEXT:   [[SITE:%[0-9]+]] = arith.constant 1 : i32
-// LOOPS-NEXT:   memref.store [[SITE]], %status[%c0] : memref<?xi32>
+// LOOPS-NEXT:   [[OLD:%[0-9]+]] = memref.load %status[%c0] : memref<?xi32>
+// LOOPS-NEXT:   [[ZERO:%[0-9]+]] = arith.constant 0 : i32
+// LOOPS-NEXT:   [[CLEAN:%[0-9]+]] = arith.cmpi eq, [[OLD]], [[ZERO]] : i32
+// LOOPS-NEXT:   [[NEW:%[0-9]+]] = arith.select [[CLEAN]], [[SITE]], [[OLD]] : i32
+// LOOPS-NEXT:   memref.store [[NEW]], %status[%c0] : memref<?xi32>
 // LOOPS-NEXT: } else {
 // LOOPS-NEXT:   [[I:%[0-9]+]] = arith.index_cast {{%[0-9]+}} : i64 to index
 // LOOPS-NEXT:   [[BAD:%[0-9]+]] = arith.cmpi uge, [[I]], %N : index
 // LOOPS-NEXT:   scf.if [[BAD]] {
-// LOOPS-NEXT:     [[SITE:%[0-9]+]] = arith.constant 1 : i32
-// LOOPS-NEXT:     memref.store [[SITE]], %status[%c0] : memref<?xi32>
+// LOOPS-NEXT:     [[SITE2:%[0-9]+]] = arith.constant 1 : i32
+// LOOPS-NEXT:     [[OLD2:%[0-9]+]] = memref.load %status[%c0] : memref<?xi32>
+// LOOPS-NEXT:     [[ZERO2:%[0-9]+]] = arith.constant 0 : i32
+// LOOPS-NEXT:     [[CLEAN2:%[0-9]+]] = arith.cmpi eq, [[OLD2]], [[ZERO2]] : i32
+// LOOPS-NEXT:     [[NEW2:%[0-9]+]] = arith.select [[CLEAN2]], [[SITE2]], [[OLD2]] : i32
+// LOOPS-NEXT:     memref.store [[NEW2]], %status[%c0] : memref<?xi32>
 // LOOPS-NEXT:   }
 // LOOPS-NEXT:   [[AT:%[0-9]+]] = arith.select [[BAD]], %c0, [[I]] : index
 // LOOPS-NEXT:   scf.for
@@ -277,8 +285,12 @@ func.func @select_checked(%N: index, %E: index, %T: index, %x: tensor<?x3xf32> {
 // LOOPS-NEXT:   [[BAD:%[0-9]+]] = arith.cmpi uge, [[J]], %N : index
 // LOOPS:      %T_empty = arith.cmpi eq, %T, %c0 : index
 // LOOPS-NEXT: scf.if %T_empty {
-// LOOPS-NEXT:   [[SITE:%[0-9]+]] = arith.constant 3 : i32
-// LOOPS-NEXT:   memref.store [[SITE]], %status[%c0] : memref<?xi32>
+// LOOPS-NEXT:   [[SITE3:%[0-9]+]] = arith.constant 3 : i32
+// LOOPS-NEXT:   [[OLD3:%[0-9]+]] = memref.load %status[%c0] : memref<?xi32>
+// LOOPS-NEXT:   [[ZERO3:%[0-9]+]] = arith.constant 0 : i32
+// LOOPS-NEXT:   [[CLEAN3:%[0-9]+]] = arith.cmpi eq, [[OLD3]], [[ZERO3]] : i32
+// LOOPS-NEXT:   [[NEW3:%[0-9]+]] = arith.select [[CLEAN3]], [[SITE3]], [[OLD3]] : i32
+// LOOPS-NEXT:   memref.store [[NEW3]], %status[%c0] : memref<?xi32>
 // LOOPS-NEXT: } else {
 // LOOPS:        [[BAD:%[0-9]+]] = arith.cmpi uge, {{%[0-9]+}}, %T : index
 // LOOPS:        scf.for {{%[0-9]+}} = %c0 to %E step

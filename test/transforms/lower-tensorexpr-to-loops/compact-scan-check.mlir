@@ -42,20 +42,32 @@ func.func @compact(%N: index, %x: tensor<?xi1> {te.dims = ["N"]}) -> tensor<f64>
 // CHECK-NOT:     te.
 
 // te.check: the condition is loaded and, when false, its site becomes the status (the
-// call then fails with the site's message); the check stays where the graph had it.
-func.func @check(%N: index, %c: tensor<i1> {te.dims = []}, %x: tensor<?xf64> {te.dims = ["N"]}) -> tensor<?xf64> {
+// call then fails with the site's message); the check stays where the graph had it. The
+// first failed check is reported: the second stores only if the first held, and either
+// overrides an index check's status (no load of the status before the store).
+func.func @check(%N: index, %c: tensor<i1> {te.dims = []}, %d: tensor<i1> {te.dims = []}, %x: tensor<?xf64> {te.dims = ["N"]}) -> tensor<?xf64> {
   te.check %c {site = 1 : i64} : tensor<i1>
+  te.check %d {site = 2 : i64} : tensor<i1>
   func.return %x : tensor<?xf64>
 }
-// CHECK-LABEL: func.func @check(%N: index, %c: memref<?xi1> {te.dims = []}, %x: memref<?xf64> {te.dims = ["N"]}, %out0: memref<?xf64> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
+// CHECK-LABEL: func.func @check(%N: index, %c: memref<?xi1> {te.dims = []}, %d: memref<?xi1> {te.dims = []}, %x: memref<?xf64> {te.dims = ["N"]}, %out0: memref<?xf64> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}, %num_threads: index {loops.num_threads}) {
 // CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT:    {{%[0-9]+}} = arith.constant 1 : index
 // CHECK-NEXT:    [[FALSE:%[0-9]+]] = arith.constant false
+// CHECK-NEXT:    [[TRUE:%[0-9]+]] = arith.constant true
 // CHECK-NEXT:    [[COND:%[0-9]+]] = memref.load %c{{\[}}[[C0]]] : memref<?xi1>
 // CHECK-NEXT:    [[FAILED:%[0-9]+]] = arith.cmpi eq, [[COND]], [[FALSE]] : i1
 // CHECK-NEXT:    scf.if [[FAILED]] {
 // CHECK-NEXT:      [[SITE:%[0-9]+]] = arith.constant 1 : i32
 // CHECK-NEXT:      memref.store [[SITE]], %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    [[COND2:%[0-9]+]] = memref.load %d{{\[}}[[C0]]] : memref<?xi1>
+// CHECK-NEXT:    [[FAILED2:%[0-9]+]] = arith.cmpi eq, [[COND2]], [[FALSE]] : i1
+// CHECK-NEXT:    [[CLEAN:%[0-9]+]] = arith.xori [[FAILED]], [[TRUE]] : i1
+// CHECK-NEXT:    [[FIRST:%[0-9]+]] = arith.andi [[FAILED2]], [[CLEAN]] : i1
+// CHECK-NEXT:    scf.if [[FIRST]] {
+// CHECK-NEXT:      [[SITE2:%[0-9]+]] = arith.constant 2 : i32
+// CHECK-NEXT:      memref.store [[SITE2]], %status{{\[}}[[C0]]] : memref<?xi32>
 // CHECK-NEXT:    }
 // CHECK-NOT:     te.
 

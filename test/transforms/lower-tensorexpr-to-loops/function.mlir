@@ -106,7 +106,11 @@ func.func @f(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]
 // CHECK-NEXT:   [[CMPI_2:%[0-9]+]] = arith.cmpi uge, [[SELECT]], %N : index
 // CHECK-NEXT:   scf.if [[CMPI_2]] {
 // CHECK-NEXT:     [[CST_2:%[0-9]+]] = arith.constant 1 : i32
-// CHECK-NEXT:     memref.store [[CST_2]], %status[%c0] : memref<?xi32>
+// CHECK-NEXT:     [[OLD2:%.*]] = memref.load %status[%c0] : memref<?xi32>
+// CHECK-NEXT:     [[ZERO2:%.*]] = arith.constant 0 : i32
+// CHECK-NEXT:     [[CLEAN2:%.*]] = arith.cmpi eq, [[OLD2]], [[ZERO2]] : i32
+// CHECK-NEXT:     [[NEW2:%.*]] = arith.select [[CLEAN2]], [[CST_2]], [[OLD2]] : i32
+// CHECK-NEXT:     memref.store [[NEW2]], %status[%c0] : memref<?xi32>
 // CHECK-NEXT:   }
 // CHECK-NEXT:   [[SELECT_2:%[0-9]+]] = arith.select [[CMPI_2]], %c0, [[SELECT]] : index
 // CHECK-NEXT:   scf.for [[IV_8:%[0-9]+]] = %c0 to %c3 step [[C1]] {
@@ -126,7 +130,11 @@ func.func @f(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.if %empty_index {
 // CHECK-NEXT:   [[SITE:%[0-9]+]] = arith.constant 1 : i32
-// CHECK-NEXT:   memref.store [[SITE]], %status[%c0] : memref<?xi32>
+// CHECK-NEXT:   [[OLD3:%.*]] = memref.load %status[%c0] : memref<?xi32>
+// CHECK-NEXT:   [[ZERO3:%.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   [[CLEAN3:%.*]] = arith.cmpi eq, [[OLD3]], [[ZERO3]] : i32
+// CHECK-NEXT:   [[NEW3:%.*]] = arith.select [[CLEAN3]], [[SITE]], [[OLD3]] : i32
+// CHECK-NEXT:   memref.store [[NEW3]], %status[%c0] : memref<?xi32>
 // CHECK-NEXT: }
 // CHECK-NEXT: memref.dealloc [[ALLOC]] : memref<?xf32>
 // CHECK-NEXT: func.return
@@ -213,7 +221,11 @@ func.func @g(%N: index, %i: tensor<?xi64> {te.dims = ["N"]}) -> (tensor<f32>, te
 // CHECK-NEXT:   [[CMPI:%[0-9]+]] = arith.cmpi uge, [[INDEX_CAST]], %n3 : index
 // CHECK-NEXT:   scf.if [[CMPI]] {
 // CHECK-NEXT:     [[CST_3:%[0-9]+]] = arith.constant 1 : i32
-// CHECK-NEXT:     memref.store [[CST_3]], %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT:     [[OLD4:%.*]] = memref.load %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT:     [[ZERO4:%.*]] = arith.constant 0 : i32
+// CHECK-NEXT:     [[CLEAN4:%.*]] = arith.cmpi eq, [[OLD4]], [[ZERO4]] : i32
+// CHECK-NEXT:     [[NEW4:%.*]] = arith.select [[CLEAN4]], [[CST_3]], [[OLD4]] : i32
+// CHECK-NEXT:     memref.store [[NEW4]], %status{{\[}}[[C0]]] : memref<?xi32>
 // CHECK-NEXT:   }
 // CHECK-NEXT:   [[SELECT:%[0-9]+]] = arith.select [[CMPI]], [[C0]], [[INDEX_CAST]] : index
 // CHECK-NEXT:   memref.store %one, %out3{{\[}}[[SELECT]]] : memref<?xf32>

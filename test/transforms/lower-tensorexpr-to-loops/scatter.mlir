@@ -187,7 +187,11 @@ func.func @partitioned(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["E"
 // CHECK-NEXT:     [[CMPI:%[0-9]+]] = arith.cmpi uge, [[INDEX_CAST]], %N : index
 // CHECK-NEXT:     scf.if [[CMPI]] {
 // CHECK-NEXT:       [[CST:%[0-9]+]] = arith.constant 1 : i32
-// CHECK-NEXT:       memref.store [[CST]], %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT:       [[OLD11:%.*]] = memref.load %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT:       [[ZERO11:%.*]] = arith.constant 0 : i32
+// CHECK-NEXT:       [[CLEAN11:%.*]] = arith.cmpi eq, [[OLD11]], [[ZERO11]] : i32
+// CHECK-NEXT:       [[NEW11:%.*]] = arith.select [[CLEAN11]], [[CST]], [[OLD11]] : i32
+// CHECK-NEXT:       memref.store [[NEW11]], %status{{\[}}[[C0]]] : memref<?xi32>
 // CHECK-NEXT:     }
 // CHECK-NEXT:     [[SELECT:%[0-9]+]] = arith.select [[CMPI]], [[C0]], [[INDEX_CAST]] : index
 // CHECK-NEXT:     [[CMPI_2:%[0-9]+]] = arith.cmpi uge, [[SELECT]], [[DIVUI]] : index
@@ -211,7 +215,11 @@ func.func @partitioned(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["E"
 // CHECK-NEXT: }) {loops.min_chunk = 1 : i64} : (index, index, index) -> ()
 // CHECK-NEXT: scf.if %empty_index {
 // CHECK-NEXT:   [[SITE:%[0-9]+]] = arith.constant 1 : i32
-// CHECK-NEXT:   memref.store [[SITE]], %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT:   [[OLD12:%.*]] = memref.load %status{{\[}}[[C0]]] : memref<?xi32>
+// CHECK-NEXT:   [[ZERO12:%.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   [[CLEAN12:%.*]] = arith.cmpi eq, [[OLD12]], [[ZERO12]] : i32
+// CHECK-NEXT:   [[NEW12:%.*]] = arith.select [[CLEAN12]], [[SITE]], [[OLD12]] : i32
+// CHECK-NEXT:   memref.store [[NEW12]], %status{{\[}}[[C0]]] : memref<?xi32>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.return
 // CHECK-NEXT: }
