@@ -58,7 +58,8 @@ class Model(torch.nn.Module):
         per_system = torch.zeros(systems, dtype=pos.dtype).index_add(0, system, atom)
         spread = torch.zeros(last - first + 1, dtype=pos.dtype).index_add(0, system - first, atom)
         weights = torch.tensor([per_system.sum() * 0 + 1.0, torch.tensor(0.5, dtype=pos.dtype)])
-        return per_system.pow(2).sum() * weights[0] + spread.sum() * weights[1]
+        counts = torch.tensor([n, len(edge_index[0])])  # sizes, as SevenNet's num_atoms
+        return per_system.pow(2).sum() * weights[0] + spread.sum() * weights[1] + atom.sum() * counts[1] / counts[0]
 
 
 def energy_forces(model: Model):  # noqa: ANN201
