@@ -34,6 +34,10 @@ PACKAGE_PREFIXES = {"sevenn": "sevenn", "chgnet": "chgnet", "so3lr": "so3lr"}
 PICKLED_PACKAGES = {"mace": "mace", "schnetpack": "schnetpack", "sevenn": "sevenn", "nequip": "nequip"}
 """The top-level module of a pickled model's class -> adapter module."""
 
+CHECKPOINT_KEYS = {"sevenn": {"config", "model_state_dict"}, "chgnet": {"model", "model_args", "state_dict"}}
+"""A checkpoint dict's keys -> adapter module (checkpoints that pickle no class of their
+package: a state dict and the arguments to rebuild the model)."""
+
 SOURCES = ("sevenn:NAME, a SevenNet checkpoint, chgnet:VERSION, so3lr, a MACE .model file, "
            "a NequIP .nequip.zip package, a SchNetPack model file, or a potential .so")
 
@@ -63,16 +67,34 @@ def _adapter(source: str, path: Path) -> str:
         return "nequip"
     if path.suffix == ".model":
         return "mace"
+    adapter, classes = file_kind(path)
+    if adapter is not None:
+        return adapter
+    named = ", ".join(sorted(c for c in classes if not c.startswith(("torch.", "collections.", "__builtin__."))))
+    raise AdapterError(f"{source}: not a model file of a package pipeline knows (its pickle holds "
+                       f"{named or 'only torch and builtin types'}); a source is {SOURCES}")
+
+
+def file_kind(path: Path) -> tuple[str | None, set[str]]:
+    """The adapter module of a `torch.save` archive (None if no package claims it), from the
+    classes and dict keys of its pickle; and the classes."""
     classes, strings = pickled_names(path)
     modules = {c.split(".")[0] for c in classes}
     for module, adapter in PICKLED_PACKAGES.items():
         if module in modules:
-            return adapter
-    if {"config", "model_state_dict"} <= strings:
-        return "sevenn"  # sevenn's checkpoint: a dict of its config and the state dict
-    named = ", ".join(sorted(c for c in classes if not c.startswith(("torch.", "collections.", "__builtin__."))))
-    raise AdapterError(f"{source}: not a model file of a package pipeline knows (its pickle holds "
-                       f"{named or 'only torch and builtin types'}); a source is {SOURCES}")
+            return adapter, classes
+    for adapter, keys in CHECKPOINT_KEYS.items():
+        if keys <= strings:
+            return adapter, classes
+    return None, classes
+
+
+def claims(path: str | Path, adapter: str) -> bool:
+    """Whether `path` is a model file of `adapter`'s package."""
+    try:
+        return Path(path).is_file() and file_kind(Path(path))[0] == adapter
+    except AdapterError:
+        return False
 
 
 def pickled_names(path: Path) -> tuple[set[str], set[str]]:

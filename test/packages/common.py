@@ -43,6 +43,34 @@ def cluster(n: int, seed: int, *, spacing: float = 2.2, jitter: float = 0.25, dt
     return (sites[chosen] * spacing + noise).to(dtype)
 
 
+def silicon(repeat: tuple[int, int, int], seed: int):
+    """Diamond Si of `repeat` cubic cells (8 atoms each, a = 5.43 A), rattled by 0.05 A: the
+    periodic cell the adapters are checked on against each package's ASE calculator."""
+    import ase.build
+
+    atoms = ase.build.bulk("Si", "diamond", a=5.43, cubic=True).repeat(repeat)
+    atoms.rattle(stdev=0.05, seed=seed)
+    return atoms
+
+
+def results(atoms, calc) -> dict:
+    """Energy, forces and stress of `calc` on a copy of `atoms`."""
+    import numpy as np
+
+    atoms = atoms.copy()
+    atoms.calc = calc
+    return {"energy": np.array(atoms.get_potential_energy()), "forces": atoms.get_forces(),
+            "stress": atoms.get_stress()}
+
+
+def error(got, want) -> float:
+    """max |got - want| relative to max |want|, in float64."""
+    import numpy as np
+
+    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
+    return float(np.abs(got - want).max() / np.abs(want).max())
+
+
 def species(n: int, seed: int, choices: Sequence[int]) -> Tensor:
     """n values drawn from `choices` (atomic numbers or type indices), int64; every choice
     appears once the cluster has as many atoms."""

@@ -100,3 +100,96 @@ def test_aten_ops(name):
 @pytest.mark.parametrize("name", variants({m: SHIPPED[m] for m in MODELS}))
 def test_compiled_matches_eager(name, dtype):
     compile_and_compare(energy_forces_of(name, dtype), inputs_of(dtype), DYNAMIC, dtype)
+
+
+# --------------------------------------------------------------------------- load_potential
+# A model file as schnetpack's training writes it (`torch.save` of the NeuralNetworkPotential,
+# `best_model`, post-processing on: CastTo64 and the energy's AddOffsets, as its configs have
+# them), compiled by `pipeline.load_potential(file)` (pipeline.md.adapters.schnetpack), in
+# process and as the exported `.so` loaded back, against schnetpack's own ASE calculator
+# (`SpkCalculator`, energy unit eV, stress on, the model's dtype) on rattled diamond Si
+# (64 atoms) and a 96-atom cell with every seventh atom O: energy, forces, stress within
+# the house tolerance of the dtype. SpkCalculator loads the file with `torch.load` without
+# `weights_only`, which torch >= 2.6 refuses for a pickled module: the test sets torch's
+# TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD for it (mace sets the same on import).
+
+from common import TOLERANCE, error, results, silicon  # noqa: E402
+
+LOADED = [("schnet", torch.float32), ("painn", torch.float64)]
+
+
+def trained_file(name: str, dtype: torch.dtype, path):
+    """`model(name, dtype)` with training's post-processors, saved as training saves it."""
+    import schnetpack as spk
+
+    torch.manual_seed(0)
+    radial = spk.nn.GaussianRBF(n_rbf=8, cutoff=4.0)
+    cls = spk.representation.SchNet if name == "schnet" else spk.representation.PaiNN
+    rep = cls(n_atom_basis=16, n_interactions=2, radial_basis=radial, cutoff_fn=spk.nn.CosineCutoff(4.0))
+    nnp = spk.model.NeuralNetworkPotential(
+        representation=rep,
+        input_modules=[spk.atomistic.PairwiseDistances()],
+        output_modules=[spk.atomistic.Atomwise(n_in=16, output_key="energy"),
+                        spk.atomistic.Forces(energy_key="energy", force_key="forces")],
+        postprocessors=[spk.transform.CastTo64(),
+                        spk.transform.AddOffsets("energy", add_mean=True, property_mean=torch.tensor([-4.0]))],
+    )
+    torch.save(nnp.to(dtype), path)
+    return path
+
+
+def si_cells():
+    out = []
+    for k, repeat in enumerate([(2, 2, 2), (2, 2, 3)]):
+        atoms = silicon(repeat, seed=k + 1)
+        if k:
+            atoms.symbols[::7] = "O"
+        out.append(atoms)
+    return out
+
+
+@pytest.fixture(scope="module", params=LOADED, ids=[f"{n}-{str(d)[6:]}" for n, d in LOADED])
+def loaded(request, tmp_path_factory):
+    """(dtype, the model file, {"in-process": compiled potential, "library": its .so loaded back})."""
+    import time
+
+    pytest.importorskip("vesin", reason="pipeline.md.ase's neighbour list")
+    from pipeline.md.load import load_potential
+
+    name, dtype = request.param
+    root = tmp_path_factory.mktemp(f"schnetpack_{name}")
+    path = trained_file(name, dtype, root / "best_model")
+    start = time.perf_counter()
+    potential = load_potential(str(path))
+    print(f"\nschnetpack {name} {dtype}: load_potential (compile) {time.perf_counter() - start:.1f} s")
+    library = potential.export(root / "lib", name=f"schnetpack_{name}")
+    return dtype, path, {"in-process": potential, "library": load_potential(str(library))}
+
+
+def test_load_potential_reads_the_file(loaded):
+    from ase.data import chemical_symbols
+
+    from pipeline.md.adapters.schnetpack import adapt
+
+    dtype, path, _ = loaded
+    a = adapt(str(path), None)
+    assert (a.species, a.cutoff, a.layers, a.dtype) == (tuple(chemical_symbols[1:100]), 4.0, 2, dtype)
+
+
+@pytest.mark.parametrize("which", ["in-process", "library"])
+def test_load_potential_matches_spk_calculator(loaded, which, monkeypatch):
+    import schnetpack as spk
+
+    from pipeline.md.ase import Calculator
+
+    dtype, path, potentials = loaded
+    monkeypatch.setenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "1")
+    own = spk.interfaces.SpkCalculator(model_file=str(path), neighbor_list=spk.transform.ASENeighborList(cutoff=4.0),
+                                       energy_unit="eV", stress_key="stress", dtype=dtype)
+    calc = Calculator(potentials[which])
+    for atoms in si_cells():
+        got, want = results(atoms, calc), results(atoms, own)
+        for prop in got:
+            err = error(got[prop], want[prop])
+            print(f"schnetpack {dtype} {which} {len(atoms)} atoms {prop}: {err:.1e} vs SpkCalculator")
+            assert err <= TOLERANCE[dtype], (which, len(atoms), prop, err)

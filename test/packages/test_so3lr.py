@@ -16,7 +16,7 @@ import pytest
 import torch
 from torch.export import Dim
 
-from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species
+from common import check_aten_ops, check_eager, cluster, compile_and_compare, error, radius_graph, species
 
 pytest.importorskip("so3krates_torch")
 
@@ -160,10 +160,6 @@ def results(atoms, calc, dtype: torch.dtype | None = None) -> dict[str, np.ndarr
     with default_dtype(dtype):
         return {"energy": np.array(atoms.get_potential_energy()), "forces": atoms.get_forces(),
                 "stress": atoms.get_stress()}
-
-
-def error(got: np.ndarray, want: np.ndarray) -> float:
-    return float(np.abs(got - want).max() / np.abs(want).max())
 
 
 def test_adapter_so3lr():

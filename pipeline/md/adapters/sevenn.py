@@ -21,9 +21,7 @@ output is cast to the model's dtype.
 
 from __future__ import annotations
 
-import pickletools
 import re
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -38,13 +36,9 @@ PREFIX = "sevenn:"
 def claims_file(path: str | Path) -> bool:
     """Whether `path` is a sevenn checkpoint: a `torch.save` archive whose pickle holds the
     keys 'config' and 'model_state_dict' (read as opcodes, nothing executed)."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            data = archive.read(next(n for n in archive.namelist() if n.endswith("data.pkl")))
-        strings = {arg for _, arg, _ in pickletools.genops(data) if isinstance(arg, str)}
-    except (OSError, StopIteration, zipfile.BadZipFile, ValueError):
-        return False
-    return {"config", "model_state_dict"} <= strings
+    from pipeline.md.load import claims
+
+    return claims(path, "sevenn")
 
 
 class SevenNetEnergies(nn.Module):
