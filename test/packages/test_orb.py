@@ -24,9 +24,10 @@ ELEMENTS = (1, 6, 7, 8)
 DYNAMIC = {"positions": {0: Dim("N", min=2)}, "atomic_numbers": {0: Dim("N", min=2)},
            "edge_index": {1: Dim("E", min=1)}}
 DTYPES = [torch.float64, torch.float32]
-SHIPPED = ("capture: GuardOnDataDependentSymNode 'u0 <= 1' at orb_models/forcefield/segment_ops.py:45 "
-           "`segments = torch.arange(count).repeat_interleave(n_node)` (aten.repeat_interleave.Tensor of "
-           "n_node = torch.tensor([N]): a size from data)")
+SHIPPED = ("run: f64 energy 3.7e-10 relative to eager at N=22 (> 1e-10), undiagnosed: the sum's cancellation "
+           "or matrix_exp (ours is scaling-squaring, differentiated through its steps; torch's own backward is "
+           "less exact). Capture and import pass since linalg_matrix_exp and repeat_interleave.Tensor; before: "
+           "GuardOnDataDependentSymNode 'u0 <= 1' at orb_models/forcefield/segment_ops.py:45")
 
 
 @functools.cache
@@ -101,7 +102,6 @@ def test_eager(dtype):
     check_eager(energy_forces_of(dtype), inputs_of(dtype))
 
 
-@xfail(SHIPPED)
 def test_aten_ops():
     check_aten_ops(energy_forces_of(torch.float64), inputs_of(torch.float64)(13, 0), DYNAMIC)
 
