@@ -24,9 +24,8 @@ ELEMENTS = (1, 6, 7, 8)
 DYNAMIC = {"positions": {0: Dim("N", min=2)}, "atomic_numbers": {0: Dim("N", min=2)},
            "edge_index": {1: Dim("E", min=1)}}
 DTYPES = [torch.float64, torch.float32]
-SHIPPED = ("run: f64 energy 3.7e-10 relative to eager at N=22 (> 1e-10), undiagnosed: the sum's cancellation "
-           "or matrix_exp (ours is scaling-squaring, differentiated through its steps; torch's own backward is "
-           "less exact). Capture and import pass since linalg_matrix_exp and repeat_interleave.Tensor; before: "
+SHIPPED = ("run: f64 energy 3.7e-10 relative to eager at N=22 (> 1e-10), an error of ours: eager's energy is "
+           "well conditioned (a permutation of the atoms moves it by <= 1.2e-16), not yet located. Capture and import pass since linalg_matrix_exp and repeat_interleave.Tensor; before: "
            "GuardOnDataDependentSymNode 'u0 <= 1' at orb_models/forcefield/segment_ops.py:45")
 
 
