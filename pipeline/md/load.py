@@ -16,8 +16,6 @@ an adapter in `pipeline.md.adapters`; a file's kind is read from its name and, f
 from __future__ import annotations
 
 import importlib
-import pickletools
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -26,17 +24,11 @@ import torch
 from pipeline.deploy.export import PotentialInfo
 from pipeline.deploy.library import Library
 from pipeline.md.adapters import Adapted, AdapterError
+from pipeline.md.adapters.files import file_kind
 from pipeline.md.potential import Potential, compile_potential
 
 PACKAGE_PREFIXES = {"sevenn": "sevenn", "chgnet": "chgnet", "so3lr": "so3lr"}
 """`PREFIX:NAME` sources (a model the package's wheel ships) -> adapter module."""
-
-PICKLED_PACKAGES = {"mace": "mace", "schnetpack": "schnetpack", "sevenn": "sevenn", "nequip": "nequip"}
-"""The top-level module of a pickled model's class -> adapter module."""
-
-CHECKPOINT_KEYS = {"sevenn": {"config", "model_state_dict"}, "chgnet": {"model", "model_args", "state_dict"}}
-"""A checkpoint dict's keys -> adapter module (checkpoints that pickle no class of their
-package: a state dict and the arguments to rebuild the model)."""
 
 SOURCES = ("sevenn:NAME, a SevenNet checkpoint, chgnet:VERSION, so3lr, a MACE .model file, "
            "a NequIP .nequip.zip package, a SchNetPack model file, or a potential .so")
@@ -75,48 +67,6 @@ def _adapter(source: str, path: Path) -> str:
                        f"{named or 'only torch and builtin types'}); a source is {SOURCES}")
 
 
-def file_kind(path: Path) -> tuple[str | None, set[str]]:
-    """The adapter module of a `torch.save` archive (None if no package claims it), from the
-    classes and dict keys of its pickle; and the classes."""
-    classes, strings = pickled_names(path)
-    modules = {c.split(".")[0] for c in classes}
-    for module, adapter in PICKLED_PACKAGES.items():
-        if module in modules:
-            return adapter, classes
-    for adapter, keys in CHECKPOINT_KEYS.items():
-        if keys <= strings:
-            return adapter, classes
-    return None, classes
-
-
-def claims(path: str | Path, adapter: str) -> bool:
-    """Whether `path` is a model file of `adapter`'s package."""
-    try:
-        return Path(path).is_file() and file_kind(Path(path))[0] == adapter
-    except AdapterError:
-        return False
-
-
-def pickled_names(path: Path) -> tuple[set[str], set[str]]:
-    """The classes (`module.name`) a `torch.save` archive's pickle refers to, and its short
-    strings (dict keys): read from the opcodes, nothing is executed."""
-    try:
-        with zipfile.ZipFile(path) as z:
-            data = z.read(next(n for n in z.namelist() if n.endswith("data.pkl")))
-    except (zipfile.BadZipFile, StopIteration, OSError) as e:
-        raise AdapterError(f"{path}: not a torch.save archive ({e})") from None
-    classes: set[str] = set()
-    strings: list[str] = []
-    for op, arg, _ in pickletools.genops(data):
-        if op.name == "GLOBAL":  # "module name"
-            classes.add(".".join(str(arg).split()))
-        elif op.name == "STACK_GLOBAL" and len(strings) >= 2:  # module and name pushed before it
-            classes.add(f"{strings[-2]}.{strings[-1]}")
-        elif isinstance(arg, str):
-            strings.append(arg)
-    return classes, {s for s in strings if len(s) < 64}
-
-
 def example(adapted: Adapted) -> tuple[torch.Tensor, ...]:
     """A small periodic configuration to trace on (N and E are symbolic, so its size does not
     matter): 8 atoms of the model's first species on a rattled simple-cubic cell of 2.6 A."""
@@ -144,4 +94,4 @@ def _from_library(path: Path, dtype: torch.dtype | None) -> Potential:
     return potential
 
 
-__all__ = ["load_potential", "pickled_names"]
+__all__ = ["load_potential"]

@@ -233,7 +233,8 @@ def test_adapter_source(tmp_path):
     import chgnet
 
     from pipeline.md.adapters import AdapterError
-    from pipeline.md.adapters.chgnet import adapt, claims_file
+    from pipeline.md.adapters.chgnet import adapt
+    from pipeline.md.adapters.files import claims
 
     a = adapt("chgnet:0.3.0", None)
     assert (a.cutoff, a.layers, a.dtype, a.name, len(a.species)) == (6.0, 4, torch.float32, "chgnet_0_3_0", 94)
@@ -242,7 +243,7 @@ def test_adapter_source(tmp_path):
     path = os.path.join(os.path.dirname(chgnet.__file__), "pretrained", "0.3.0", "chgnet_0.3.0_e29f68s314m37.pth.tar")
     b = adapt(f"chgnet:{path}", torch.float64)  # a checkpoint file, read by CHGNet.from_file
     assert b.name == "chgnet_chgnet_0_3_0_e29f68s314m37" and b.cutoff == 6.0
-    assert claims_file(path) and adapt(path, None).name == b.name
+    assert claims(path, "chgnet") and adapt(path, None).name == b.name
     atoms = silicon((1, 1, 1), seed=2)
     assert error(eager(atoms, b)["forces"], eager(atoms, adapt("chgnet:0.3.0", torch.float64))["forces"]) == 0
     with pytest.raises(AdapterError, match="0.3.0, 0.2.0, r2scan"):
@@ -250,7 +251,7 @@ def test_adapter_source(tmp_path):
     (tmp_path / "x.pth.tar").write_bytes(b"not a checkpoint")
     with pytest.raises(AdapterError, match="not a CHGNet model"):
         adapt(f"chgnet:{tmp_path / 'x.pth.tar'}", None)
-    assert not claims_file(tmp_path / "x.pth.tar")
+    assert not claims(tmp_path / "x.pth.tar", "chgnet")
     with pytest.raises(AdapterError, match="a CHGNet source is"):
         adapt(str(tmp_path / "missing.pth.tar"), None)
 

@@ -176,12 +176,13 @@ def test_adapter_sources(tmp_path):
     from sevenn.util import pretrained_name_to_path
 
     from pipeline.md.adapters import AdapterError
-    from pipeline.md.adapters.sevenn import adapt, claims_file
+    from pipeline.md.adapters.sevenn import adapt
+    from pipeline.md.adapters.files import claims
 
     path = pretrained_name_to_path("7net-0")
-    assert claims_file(path)
+    assert claims(path, "sevenn")
     torch.save({"weights": torch.zeros(2)}, tmp_path / "other.pth")
-    assert not claims_file(tmp_path / "other.pth") and not claims_file(tmp_path / "missing.pth")
+    assert not claims(tmp_path / "other.pth", "sevenn") and not claims(tmp_path / "missing.pth", "sevenn")
 
     pos = cluster(6, 0, spacing=2.3, dtype=torch.float32)
     edges = radius_graph(pos, 5.0)

@@ -19,7 +19,7 @@ from pipeline import load_potential
 from pipeline.deploy.library import LibraryError
 from pipeline.md.adapters import AdapterError
 from pipeline.md.ase import Calculator, inputs
-from pipeline.md.load import pickled_names
+from pipeline.md.adapters.files import pickled_names
 
 
 @pytest.fixture(scope="module")

@@ -114,7 +114,7 @@ class _FunctionLowering(
             o.name_hint = f"out{k}"
         self.status = block.args[-2]
         self.status.name_hint = "status"
-        self.checked: SSAValue | None = None
+        self.checks: list[SSAValue] = []
         self.num_threads = block.args[-1]
         self.num_threads.name_hint = "num_threads"
         self.b = Builder(InsertPoint.at_end(block))

@@ -72,18 +72,23 @@ class CompactScanCheckLowerings(NestBuilder):
         """if !condition and no check failed before: status = site. An assertion is the
         program's own statement about its data and runs where the graph has it, so the
         first failed one is reported, over any index check (hoisted to the entry, or a
-        consequence of the same bad data): `self.checked` is whether one failed so far."""
+        consequence of the same bad data). `self.checks` holds the earlier checks' failed
+        flags; their `or` is built here, where it is needed (none after the last check)."""
         cond = self.b.insert(memref.LoadOp.get(self.buffers[op.condition].memref, [self.zero])).res
         zero = self.constant(IntegerAttr(0, cond.type))
         failed = self.b.insert(arith.CmpiOp(cond, zero, "eq")).result
         first = failed
-        if self.checked is not None:
-            clean = self.b.insert(arith.XOrIOp(self.checked, self.constant(IntegerAttr(1, i1)))).result
+        if self.checks:
+            before = self.checks[0]
+            for other in self.checks[1:]:
+                before = self.b.insert(arith.OrIOp(before, other)).result
+            self.checks = [before]
+            clean = self.b.insert(arith.XOrIOp(before, self.constant(IntegerAttr(1, i1)))).result
             first = self.b.insert(arith.AndIOp(failed, clean)).result
+        self.checks.append(failed)
         then = Block()
         tb = Builder(InsertPoint.at_end(then))
         code = tb.insert(arith.ConstantOp(IntegerAttr(op.site.value.data, i32))).result
         tb.insert(memref.StoreOp.get(code, self.status, [self.zero]))
         tb.insert(scf.YieldOp())
         self.b.insert(scf.IfOp(first, [], Region(then)))
-        self.checked = failed if self.checked is None else self.b.insert(arith.OrIOp(self.checked, failed)).result

@@ -46,14 +46,6 @@ PAIR_TOLERANCE = 1e-4
 """A: the shifts of an edge and of its reverse are opposite to within this."""
 
 
-def claims_file(path: str | Path) -> bool:
-    """Whether `path` is a checkpoint of chgnet's trainer: a `torch.save` dict whose 'model'
-    holds 'model_args' and 'state_dict' (its pickle read as opcodes, nothing executed)."""
-    from pipeline.md.load import claims
-
-    return claims(path, "chgnet")
-
-
 class CHGNetEnergies(nn.Module):
     """`CHGNet._compute`'s modules up to the site energies, plus the AtomRef energies."""
 
@@ -206,4 +198,4 @@ def adapt(source: str, dtype: torch.dtype | None) -> Adapted:
     )
 
 
-__all__ = ["CHGNetEnergies", "adapt", "claims_file"]
+__all__ = ["CHGNetEnergies", "adapt"]

@@ -29,16 +29,9 @@ import torch
 from torch import Tensor, nn
 
 from pipeline.md.adapters import Adapted, AdapterError, resolve_dtype
+from pipeline.md.adapters.files import claims
 
 PREFIX = "sevenn:"
-
-
-def claims_file(path: str | Path) -> bool:
-    """Whether `path` is a sevenn checkpoint: a `torch.save` archive whose pickle holds the
-    keys 'config' and 'model_state_dict' (read as opcodes, nothing executed)."""
-    from pipeline.md.load import claims
-
-    return claims(path, "sevenn")
 
 
 class SevenNetEnergies(nn.Module):
@@ -92,7 +85,7 @@ def adapt(source: str, dtype: torch.dtype | None) -> Adapted:
             raise AdapterError(f"{source}: neither sevenn:NAME nor a sevenn checkpoint file")
         if ":" in name:
             name, modal = name.rsplit(":", 1)
-    if Path(name).is_file() and not claims_file(name):
+    if Path(name).is_file() and not claims(name, "sevenn"):
         raise AdapterError(f"{source}: not a sevenn checkpoint (a dict of 'config' and 'model_state_dict')")
     try:
         checkpoint = load_checkpoint(name)
@@ -131,4 +124,4 @@ def adapt(source: str, dtype: torch.dtype | None) -> Adapted:
     )
 
 
-__all__ = ["SevenNetEnergies", "adapt", "claims_file"]
+__all__ = ["SevenNetEnergies", "adapt"]
