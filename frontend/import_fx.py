@@ -9,6 +9,7 @@ function's leading arguments.
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 from dataclasses import dataclass, field
@@ -369,8 +370,17 @@ class _Importer:
         return self._constant(value)
 
     def _scalar_tensor(self, scalar: SSAValue, node: torch.fx.Node) -> SSAValue:
+        """A Python number (or SymInt/SymFloat) in a tensor position: a 0-d tensor of the
+        dtype torch computes it in, i.e. the promotion of the op's tensors with a number of
+        its kind (an int tensor times 14.3996 computes in the default float dtype, not in
+        int64, and a bool tensor times 2 in int64)."""
         tensors = [a.meta["val"] for a in node.all_input_nodes if isinstance(a.meta.get("val"), torch.Tensor)]
-        dtype = tensors[0].dtype if tensors else node.meta["val"].dtype
+        if tensors:
+            number = True if scalar.type == i1 else 1.0 if scalar.type == f64 else 1
+            promoted = functools.reduce(torch.promote_types, (t.dtype for t in tensors))
+            dtype = torch.result_type(torch.empty(0, dtype=promoted), number)
+        else:
+            dtype = node.meta["val"].dtype
         op = ScalarTensorOp.create(
             operands=[scalar],
             result_types=[tensor_type(dtype, ())],

@@ -46,6 +46,14 @@ _ARITH: dict[type[Operation], Callable[..., Any]] = {
 }
 
 
+_VALUE_SEMANTICS: dict[str, Callable[..., Any]] = {
+    "view": lambda self, size: self.reshape(size),
+    "_unsafe_view": lambda self, size: self.reshape(size),
+}
+"""Ops whose torch overload depends on strides, which the module's values do not have
+(a view of a clone of a permute): their meaning on values."""
+
+
 class ReferenceError_(Exception):
     """The module cannot be executed by the reference interpreter."""
 
@@ -68,7 +76,11 @@ def run_reference(
         for op in block.ops:
             if isinstance(op, func.ReturnOp):
                 return tuple(env[v] for v in op.operands)
-            env[op.results[0]] = _execute(op, env, weights)
+            value = _execute(op, env, weights)
+            if len(op.results) == 1:
+                env[op.results[0]] = value
+            else:  # several results (sort, split), or none (an assertion: run for its effect)
+                env.update(zip(op.results, value or (), strict=True))
     raise ReferenceError_("function has no return")
 
 
@@ -102,7 +114,7 @@ def _execute(op: Operation, env: dict[SSAValue, Any], weights: Mapping[str, torc
 def _aten(op: AtenOp, env: dict[SSAValue, Any]) -> Any:
     packet, _, overload = op.overload().partition(".")
     target = getattr(getattr(torch.ops.aten, packet), overload or "default")
-    result_type = op.results[0].type
+    result_type = op.results[0].type if op.results else None
     op_def = op.get_irdl_definition()
     operand_names = [n for n, _ in op_def.operands]
     values: dict[str, Any] = {}
@@ -128,11 +140,15 @@ def _aten(op: AtenOp, env: dict[SSAValue, Any]) -> Any:
             kwargs[arg.name] = values[name]
         elif arg.name == "dtype" and isinstance(result_type, TensorType):
             kwargs[arg.name] = TORCH_DTYPES[result_type.element_type]
-    result = target(**kwargs)
+        elif not arg.has_default_value() and isinstance(arg.type, torch.OptionalType):
+            kwargs[arg.name] = None  # an absent optional without a default (sum.dim_IntList's dim)
+    result = _VALUE_SEMANTICS.get(packet, target)(**kwargs)
+    if len(op.results) > 1:
+        return result
     if isinstance(result_type, TensorType) and isinstance(result, torch.Tensor):
         expected = TORCH_DTYPES[result_type.element_type]
         if result.dtype != expected:
-            raise ReferenceError_(f"{op.name} gave {result.dtype}, its result type says {expected}")
+            raise ReferenceError_(f"{op.name} gave {result.dtype}, its result type says {expected}: {op}")
     return result
 
 

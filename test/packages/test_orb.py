@@ -15,7 +15,7 @@ import pytest
 import torch
 from torch.export import Dim
 
-from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species, xfail
+from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species
 
 pytest.importorskip("orb_models")
 
@@ -24,10 +24,6 @@ ELEMENTS = (1, 6, 7, 8)
 DYNAMIC = {"positions": {0: Dim("N", min=2)}, "atomic_numbers": {0: Dim("N", min=2)},
            "edge_index": {1: Dim("E", min=1)}}
 DTYPES = [torch.float64, torch.float32]
-SHIPPED = ("run: f64 energy 3.7e-10 relative to eager at N=22 (> 1e-10), an error of ours: eager's energy is "
-           "well conditioned (a permutation of the atoms moves it by <= 1.2e-16), not yet located. Capture and import pass since linalg_matrix_exp and repeat_interleave.Tensor; before: "
-           "GuardOnDataDependentSymNode 'u0 <= 1' at orb_models/forcefield/segment_ops.py:45")
-
 
 @functools.cache
 def model(dtype: torch.dtype):
@@ -105,7 +101,6 @@ def test_aten_ops():
     check_aten_ops(energy_forces_of(torch.float64), inputs_of(torch.float64)(13, 0), DYNAMIC)
 
 
-@xfail(SHIPPED)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_compiled_matches_eager(dtype):
     compile_and_compare(energy_forces_of(dtype), inputs_of(dtype), DYNAMIC, dtype)

@@ -219,6 +219,8 @@ BINARY = [
     C("logical", lambda x, y, b: (torch.logical_and(x, y), torch.logical_or(x, b), torch.logical_and(b, y)),
       [X("N", 3, kind="intf"), X(3, kind="intf"), X("N", 3, kind="bool")], ["logical_and", "logical_or"], grad=()),
     # scalar operands
+    C("wrapped-number-promotion", lambda x, i, b: (14.3996 * i * x, (b * 2) * x, (i > -0.5) * x, torch.where(i < 0.5, x, -x)),
+      [NX, X("N", 3, kind="intd"), X("N", 3, kind="bool")], ["mul.Tensor", "gt.Scalar", "lt.Scalar"]),
     C("mul.Scalar", lambda x: aten.mul.Scalar(x, 2.5), [NX], "mul.Scalar"),
     C("div.Scalar", lambda x: aten.div.Scalar(x, 4.0), [NX], "div.Scalar"),
     C("add.Scalar", lambda x: (aten.add.Scalar(x, 2.0, alpha=3), aten.add.Scalar(x, 0.5, alpha=1.5)), [NX], "add.Scalar"),

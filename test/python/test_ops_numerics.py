@@ -28,6 +28,8 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 import frontend.capture
 from dialects.aten import ATEN_OPS
+from frontend.import_fx import import_graph
+from frontend.reference import run_reference
 from pipeline.compiler import CompiledFunction, compile
 
 
@@ -133,6 +135,20 @@ def _check(case: Case, dtype: torch.dtype) -> None:
 @pytest.mark.parametrize("case", [c.param() for c in CASES])
 def test_op(case: Case, dtype: torch.dtype) -> None:
     _check(case, dtype)
+
+
+@pytest.mark.parametrize("case", [c.param() for c in CASES])
+def test_reference(case: Case) -> None:
+    """The import's own oracle (frontend.reference runs each aten op of the module as its
+    torch overload) equals eager: the imported module means what the graph meant (a
+    Python number's dtype, an absent optional, an assertion)."""
+    g = _seed(case.id, "reference")
+    fn = _traced(case)
+    example = [a.draw(g, _sizes(TRACE), torch.float64) for a in case.args]
+    with _Decompositions(case.keep):
+        imported = import_graph(frontend.capture.capture(fn, example, [a.dims() for a in case.args]))
+    args = [a.draw(g, _sizes(7), torch.float64) for a in case.args]
+    _compare(run_reference(imported.module, args, imported.weights), fn(*[a.clone() for a in args]), f"{case.id} at N=7")
 
 
 def test_inventory_is_covered() -> None:
