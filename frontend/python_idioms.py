@@ -13,6 +13,9 @@ treats each as torch.compile's bytecode tracing does, at the level make_fx works
 - `t.tolist()` of a 1-D integer tensor of static length: one unbacked size per element.
   `torch.tril_indices`/`triu_indices` of such a size (their schema takes ints): the
   nonzeros of the triangle's mask.
+- a one-element integer tensor made from a size (SevenNet's `num_atoms`), summed or
+  reshaped: `.item()`/`int()` of it is that size, not a data-dependent one
+  (frontend.size_values).
 - `torch.tensor([a, b])` and `torch.as_tensor` of 0-d tensors and sizes
   (`torch.tensor(len(pos))`): `torch.stack` of the detached elements, in the dtype
   torch.tensor infers.
@@ -47,6 +50,7 @@ from torch.utils._pytree import tree_map
 from frontend.decompositions import _linalg_matrix_exp
 from frontend.guards import is_users, users_frame
 from frontend.raise_guards import RaisingBranch, raising_branch
+from frontend.size_values import SizeValues
 from frontend.speculation import active, size_guess
 
 _OURS = {"torch", "functorch", "torchgen", "frontend", "pipeline", "transforms", "dialects", "codegen",
@@ -84,7 +88,7 @@ def symbolic_python(fn: Callable[..., Any], decompositions: Decompositions | Non
 
         @functools.wraps(fn)
         def run(*args: Any, **kwargs: Any) -> Any:
-            with _IdiomMode(params, replaced, calls):
+            with _IdiomMode(params, replaced, calls), SizeValues():
                 return fn(*args, **kwargs)
 
         yield run

@@ -14,17 +14,12 @@ import pytest
 import torch
 from torch.export import Dim
 
-from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species, xfail
+from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species
 
 pytest.importorskip("sevenn")
 
 ELEMENTS = (1, 6, 7, 8)
-SHIPPED = ("import: output 1 (forces) has a size that depends on tensor data, torch.Size([u0, 3]): "
-           "ForceStressOutputFromEdge sizes its forces by torch.sum(data['num_atoms']) (sevenn/nn/force_output.py:172), "
-           "an unbacked u0 equal to N at run time; the caller allocates outputs from the argument sizes. "
-           "Capture passes since the speculation change (the cell-volume branch at force_output.py:231).")
 DYNAMIC = {"pos": {0: Dim("N", min=2)}, "edge_index": {1: Dim("E", min=0)}, "atomic_numbers": {0: Dim("N", min=2)}}
-
 
 @functools.cache
 def model():
@@ -73,7 +68,6 @@ def test_aten_ops():
     check_aten_ops(energy_forces, inputs(13, 0), DYNAMIC)
 
 
-@xfail(SHIPPED)
 def test_compiled_matches_eager_f32():
     compile_and_compare(energy_forces, inputs, DYNAMIC, torch.float32)
 

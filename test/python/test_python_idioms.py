@@ -18,7 +18,7 @@ from conftest import DTYPES, assert_close
 from torch.export import Dim
 
 import pipeline
-from frontend.errors import CaptureError
+from frontend.import_fx import ImportError_
 
 SPECIES = 4
 DIMS = ({0: Dim("N", min=2)}, {0: Dim("N", min=2)}, {1: Dim("E", min=2)}, {0: Dim("N", min=2)})
@@ -251,3 +251,51 @@ def test_check_on_independent_sizes_stays_a_check() -> None:
         assert_close(f(pos, charge), paired_energy(pos.clone(), charge), torch.float64, f"N={n}")
     with pytest.raises(RuntimeError, match="one charge per atom"):
         f(torch.randn(5, 3, dtype=torch.float64), torch.randn(7, dtype=torch.float64))
+
+
+def forces_sized_by_a_count(pos: torch.Tensor, edge_index: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """SevenNet's ForceStressOutputFromEdge: forces sized by the sum of a `num_atoms`
+    tensor made from a size, and a padded buffer sized 2 * count + 1 read back with int()."""
+    data = {"num_atoms": torch.tensor(pos.shape[0]).reshape(1)}
+    pos.requires_grad_(True)
+    rij = pos[edge_index[1]] - pos[edge_index[0]]
+    energy = torch.exp(-rij.square().sum(-1)).sum()
+    fij = torch.autograd.grad(energy, rij)[0]
+    tot_num = torch.sum(data["num_atoms"])
+    forces = torch.zeros(tot_num, 3, dtype=fij.dtype)
+    forces.scatter_reduce_(0, edge_index[0].unsqueeze(-1).expand(-1, 3), fij, reduce="sum")
+    forces.scatter_reduce_(0, edge_index[1].unsqueeze(-1).expand(-1, 3), -fij, reduce="sum")
+    padded = torch.zeros(int(tot_num * 2 + 1), dtype=fij.dtype)
+    padded[: pos.shape[0]] = forces[:, 0]
+    return energy, forces, padded
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_tensor_that_holds_a_size_sizes_outputs(dtype: torch.dtype) -> None:
+    """A one-element integer tensor made from a size keeps that size through sum, reshape
+    and arithmetic: `.item()`/`int()` of it is the size (no data-dependent symbol), so the
+    outputs it sizes have sizes the caller knows."""
+    def args(atoms: int, edges: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+        g = torch.Generator().manual_seed(seed)
+        return torch.randn(atoms, 3, generator=g, dtype=dtype), torch.randint(0, atoms, (2, edges), generator=g)
+
+    f = pipeline.compile(forces_sized_by_a_count, args(12, 40, 0), ({0: Dim("N", min=2)}, {1: Dim("E")}))
+    assert "u0" not in f.ir("fx") and "_local_scalar_dense" not in f.ir("aten")
+    for atoms, edges, seed in ((5, 9, 1), (33, 200, 2)):
+        a = args(atoms, edges, seed)
+        got, want = f(*a), forces_sized_by_a_count(a[0].clone(), a[1])
+        assert [tuple(g.shape) for g in got] == [(), (atoms, 3), (2 * atoms + 1,)]
+        assert_close(got, want, dtype, f"{atoms} atoms")
+
+
+def count_written_to(pos: torch.Tensor) -> torch.Tensor:
+    count = torch.tensor(pos.shape[0])
+    count += 1  # a write: the tensor no longer holds the size
+    return torch.zeros(int(count), dtype=pos.dtype) + pos.sum()
+
+
+def test_tensor_written_to_no_longer_holds_its_size() -> None:
+    """After an in-place write the value is data again (torch forgets item_memo on a
+    version bump): the output's size depends on data, and import says so."""
+    with pytest.raises(ImportError_, match="output 1 has a size that depends on tensor data"):
+        pipeline.compile(count_written_to, (torch.randn(6, 3),), ({0: Dim("N")},))
