@@ -25,6 +25,8 @@ treats each as torch.compile's bytecode tracing does, at the level make_fx works
   does not raise (frontend.raise_guards decides which side raises).
 - any other branch on data (`if x.any():`, `if len(idx) > 0:` on a size from data): one
   side, by speculation (frontend.speculation).
+- library calls that read sizes or files as Python values: opt_einsum's contraction
+  path (torch.einsum of 3+ operands), torch.load (frontend.library_calls).
 - `nn.Parameter` subclasses (graph-pes' PerElementParameter) reach torch's ops as plain
   tensors: make_fx's dispatch refuses tensor subclasses it does not know.
 """
@@ -49,6 +51,7 @@ from torch.utils._pytree import tree_map
 
 from frontend.decompositions import _linalg_matrix_exp
 from frontend.guards import is_users, users_frame
+from frontend.library_calls import library_calls
 from frontend.raise_guards import RaisingBranch, raising_branch
 from frontend.size_values import SizeValues
 from frontend.speculation import active, size_guess
@@ -91,7 +94,8 @@ def symbolic_python(fn: Callable[..., Any], decompositions: Decompositions | Non
             with _IdiomMode(params, replaced, calls), SizeValues():
                 return fn(*args, **kwargs)
 
-        yield run
+        with library_calls():
+            yield run
     finally:
         torch.SymBool.__bool__ = _SYMBOOL_BOOL  # type: ignore[method-assign]
         for namespace, name in bound:

@@ -22,7 +22,7 @@ import pytest
 import torch
 from torch.export import Dim
 
-from common import check_aten_ops, check_eager, compile_and_compare, error, silicon
+from common import check_aten_ops, check_eager, compile_and_compare, compile_f32_as_exact_as_eager, error, silicon
 from conftest import TOLERANCE  # (common puts test/python on sys.path)
 
 pytest.importorskip("chgnet")
@@ -109,21 +109,8 @@ def test_compiled_matches_eager_f64():
 def test_compiled_f32_is_as_exact_as_eager():
     """As shipped, in float32: the model's own float32 forces are 2.7e-5 to 5e-5 (relative to
     the largest) from its float64 ones on these cells, so eager float32 is no reference at
-    1e-5. Ours must be as close to float64 as eager float32 is: within twice eager's largest
-    error over the cells (energy within the house tolerance)."""
-    import pipeline
-
-    compiled = pipeline.compile(energy_forces, dict(inputs(TRACE, 0)), DYNAMIC)
-    errors = []
-    for k, n in enumerate(CHECK):
-        args = dict(inputs(n, k + 1))
-        got, want, exact = compiled(**args), energy_forces(**args), energy_forces64(**args)
-        errors.append([(error(g.double(), x.detach()), error(w.detach().double(), x.detach())) for g, w, x in zip(got, want, exact)])
-        print(f"N={n}: ours / eager f32 vs f64: energy {errors[-1][0][0]:.1e} / {errors[-1][0][1]:.1e}, "
-              f"forces {errors[-1][1][0]:.1e} / {errors[-1][1][1]:.1e}")
-    for what, k in (("energy", 0), ("forces", 1)):
-        bound = max(TOLERANCE[torch.float32], 2 * max(e[k][1] for e in errors))
-        assert all(e[k][0] <= bound for e in errors), (what, errors, bound)
+    1e-5."""
+    compile_f32_as_exact_as_eager(energy_forces, energy_forces64, inputs, DYNAMIC, trace_atoms=TRACE, check_atoms=CHECK)
 
 
 # --- The adapter: pipeline.load_potential("chgnet:VERSION") (pipeline/md/adapters/chgnet.py) ---

@@ -299,3 +299,28 @@ def test_tensor_written_to_no_longer_holds_its_size() -> None:
     version bump): the output's size depends on data, and import says so."""
     with pytest.raises(ImportError_, match=r"output 0 has a size that depends on tensor data \(torch.Size\(\[u0\]\)\)"):
         pipeline.compile(count_written_to, (torch.randn(6, 3),), ({0: Dim("N")},))
+
+
+def chain_energy(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, table: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """torch.einsum of three operands (torch asks opt_einsum for the contraction order,
+    which reads every size with int()), and a table torch.load-ed on every call."""
+    a.requires_grad_(True)
+    scale = torch.load(table, weights_only=True).to(a.dtype)
+    energy = torch.einsum("ij,jk,kl->", a, b * scale, c.tanh())
+    return energy, torch.autograd.grad(energy, a)[0]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_einsum_path_and_load_during_capture(dtype: torch.dtype, tmp_path: Path) -> None:
+    table = str(tmp_path / "table.pt")
+    torch.save(torch.linspace(0.5, 1.5, 5, dtype=torch.float64), table)
+    g = torch.Generator().manual_seed(5)
+
+    def args(n: int) -> tuple[torch.Tensor, ...]:
+        return (torch.randn(n, 3, generator=g, dtype=dtype), torch.randn(3, 5, generator=g, dtype=dtype),
+                torch.randn(5, n, generator=g, dtype=dtype))
+
+    f = pipeline.compile(lambda a, b, c: chain_energy(a, b, c, table), args(7), ({0: Dim("N")}, None, {1: Dim("N")}))
+    for n in (2, 11, 40):
+        x = args(n)
+        assert_close(f(*x), chain_energy(x[0].clone(), x[1], x[2], table), dtype, f"N={n}")
