@@ -134,7 +134,8 @@ def capture(
     dims = dynamic_dims(names, example_args, dynamic_shapes)
     speculations = Speculations(speculate)
     graph, env, fakes, symbols_at = _trace(call, example_args, dims, stack_traces, anchor=fn,
-                                           users_decompositions=decompositions, speculations=speculations)
+                                           users_decompositions=decompositions, speculations=speculations,
+                                           pins=lambda env, at: check_guards(env, names, at, dims, pins_only=True))
     sym_names = {s: dims[i][d].__name__ for (i, d), s in symbols_at.items()}
     check_guards(env, names, symbols_at, dims)
 
@@ -288,11 +289,13 @@ def _len_refusing(dim_names: Mapping[sympy.Symbol, str]) -> Callable[[torch.Tens
 def _trace(
     fn: Callable[..., Any], args: Sequence[torch.Tensor], dims: list[dict[int, Dim]], stack_traces: bool = True,
     anchor: Callable[..., Any] | None = None, users_decompositions: Decompositions | None = None,
-    speculations: Speculations | None = None,
+    speculations: Speculations | None = None, pins: Callable[[_ShapeEnv, dict], None] | None = None,
 ) -> tuple[torch.fx.GraphModule, _ShapeEnv, list[torch.Tensor], dict]:
     """make_fx over fake inputs whose dynamic dims are symbols; also returns the
     symbol of each (argument, dim), read before tracing can replace it. `anchor` is the
-    user's function when `fn` calls it by name (its frames are the source lines)."""
+    user's function when `fn` calls it by name (its frames are the source lines).
+    When the trace fails, `pins(env, symbols_at)` may raise first: a dynamic size the
+    code fixed before the failure (`for i in range(len(pos))`) is its cause."""
     env = _ShapeEnv()
     mode = FakeTensorMode(shape_env=env, allow_non_fake_inputs=True)
     # No dispatch cache: under symbolic sizes few ops hit it, and each miss pays for
@@ -339,9 +342,14 @@ def _trace(
                 _error_on_data_dependent_ops=True,
                 record_stack_traces=stack_traces,
             )(*fakes)
-    except CaptureError:
-        raise
     except Exception as e:  # torch raises many kinds; say which stage failed
+        if pins is not None:
+            try:
+                pins(env, symbols_at)
+            except CaptureError as pinned:
+                raise pinned from e
+        if isinstance(e, CaptureError):
+            raise
         raise CaptureError(_custom_op_error(e, calls) or f"make_fx could not trace the function: {e}") from e
     return graph, env, fakes, symbols_at
 

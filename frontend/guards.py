@@ -22,7 +22,7 @@ from torch.utils._sympy.numbers import int_oo
 from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 
 from frontend.arguments import finite
-from frontend.errors import CaptureError
+from frontend.errors import CaptureError, PinnedSize
 
 
 def check_guards(
@@ -30,8 +30,10 @@ def check_guards(
     names: list[str],
     symbols_at: dict[tuple[int, int], sympy.Symbol],
     dims: list[dict[int, Dim]],
+    pins_only: bool = False,
 ) -> None:
-    """Every guard on a dynamic size must follow from its declared range alone."""
+    """Every guard on a dynamic size must follow from its declared range alone; first,
+    no dynamic size may be fixed or tied to another (only that, with `pins_only`)."""
     where: dict[sympy.Symbol, str] = {}
     dim_of: dict[sympy.Symbol, str] = {}
     ranges: dict[sympy.Symbol, ValueRanges] = {}
@@ -42,17 +44,20 @@ def check_guards(
         hi = finite(dim.max)
         ranges[sym] = ValueRanges(max(2, dim.min or 0), int_oo if hi is None else hi)
 
-    def fail(syms: set[Any], what: str, loc: Any) -> None:
+    def fail(syms: set[Any], what: str, loc: Any, fixed: int | None = None) -> None:
         s = sorted(syms, key=str)[0]
         line = user_line(loc)
         for sym, name in dim_of.items():
             what = re.sub(rf"\b{sym}\b", name, what)
-        raise CaptureError(
-            f"{where[s]} is dynamic, but the function {what}"
-            + (f" at {line}" if line else "")
-            + "; the graph would be wrong at other sizes. Remove the dependence on "
-            "this size, or do not mark the dim dynamic."
-        )
+        message = (f"{where[s]} is dynamic, but the function {what}" + (f" at {line}" if line else "")
+                   + "; the graph would be wrong at other sizes. Remove the dependence on this size, or do not "
+                   "mark the dim dynamic")
+        if fixed is None:
+            raise CaptureError(message + ".")
+        without = {names[i]: {d: dim for d, dim in ds.items() if dim.__name__ != dim_of[s]} for i, ds in enumerate(dims)}
+        at = [(names[i], d) for i, ds in enumerate(dims) for d, dim in ds.items() if dim.__name__ == dim_of[s]]
+        raise PinnedSize(message + f", or compile with specialize=True (code for each size of {dim_of[s]}).",
+                         dim_of[s], fixed, at, without)
 
     pinned = [
         (sym, f"fixes it to {value}" if not value.free_symbols else f"ties it to {value}")
@@ -67,7 +72,10 @@ def check_guards(
             return tied_first, user_line(env.replacements_slocs.get(sym)) is None
 
         sym, what = min(pinned, key=lambda p: rank(p[0]))
-        fail({sym}, what, env.replacements_slocs.get(sym))
+        value = env.replacements[sym]
+        fail({sym}, what, env.replacements_slocs.get(sym), None if value.free_symbols else int(value))
+    if pins_only:
+        return
     # our own ties (all uses of one Dim are equal) hold by construction
     canonical = {s: next(t for t in dim_of if dim_of[t] == dim_of[s]) for s in dim_of}
     for guard in env.guards:

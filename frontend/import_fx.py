@@ -451,6 +451,8 @@ class _Importer:
             kind = {sympy.Add: arith.AddiOp, sympy.Mul: arith.MuliOp, Max: arith.MaxSIOp, Min: arith.MinSIOp}
             cls = next(v for k, v in kind.items() if isinstance(expr, k))
             result = self._fold(cls, [self._index_expr(a) for a in expr.args])
+        elif isinstance(expr, sympy.Pow) and expr.exp.is_Integer and expr.exp > 0:  # n**2: cartesian_prod(arange(n))
+            result = self._fold(arith.MuliOp, [self._index_expr(expr.base)] * int(expr.exp))
         elif isinstance(expr, FloorDiv):
             a, b = (self._index_expr(x) for x in expr.args)
             result = self._insert(arith.FloorDivSIOp(a, b)).results[0]

@@ -32,6 +32,7 @@ from codegen import LOOPS_TO_LLVM
 from codegen.jit import JitModule
 from codegen.llvm_ir import compile_llvm, host_target_machine, translate
 from frontend.capture import Captured, capture
+from frontend.errors import PinnedSize
 from frontend.python_idioms import Decompositions
 from frontend.import_fx import UnsupportedOpError, import_graph
 from frontend.reference import TORCH_DTYPES
@@ -145,6 +146,9 @@ class CompiledFunction:
     """The sides of branches on data this code was compiled for (frontend.speculation)."""
     versions: _Versions | None = None
     """Compiles the other side when a call's data take it (set by `compile`)."""
+    fixed_sizes: _FixedSizes | None = None
+    """With `compile(..., specialize=True)`, when the code fixes a dynamic dim: the code
+    for each size of it a call brings."""
 
     def __post_init__(self) -> None:
         sig = self.signature
@@ -227,6 +231,10 @@ class CompiledFunction:
         autograd graph."""
         if kwargs:
             args = self.signature.bind(args, kwargs)
+        if self.fixed_sizes is not None:
+            version = self.fixed_sizes.version(self, args)
+            if version is not self:
+                return version(*args)
         checked = self._sizes_if_well_formed(args)
         numpy_out = False
         if checked is None:  # the careful path: converts numpy arrays, or says what is wrong
@@ -379,10 +387,16 @@ def compile(
     trace: bool = False,
     verbose: bool = False,
     decompositions: Decompositions | None = None,
+    specialize: bool = False,
 ) -> CompiledFunction:
     """Capture `fn` (forward + autograd.grad) once and compile it to native code.
     `decompositions` maps an op the compiler lacks (a custom op) to a function of
     torch ops computing it (see frontend.capture.capture).
+    `specialize=True` accepts code that fixes a dim declared dynamic (a Python loop
+    over `range(len(pos))`, which the trace unrolls): that dim is compiled static, and a
+    call with another size of it compiles again for that size (once per size, with a
+    RuntimeWarning naming the line that fixes it). Without it, that code is refused
+    (`PinnedSize`, a CaptureError naming the line).
     `profile=True` times every loop nest (see `CompiledFunction.profile`).
     `trace=True` keeps what the compile report shows (`CompiledFunction.report`): the
     IR after every pass, and provenance (which aten ops each loop nest computes, and
@@ -401,12 +415,13 @@ def compile(
     0.4-0.5 s of NequIP's and MACE's capture. An unsupported op's error names its line
     either way (the function is traced again, with the lines, to say where)."""
     sources = trace or dump_dir is not None
+    shapes = dynamic_shapes
 
     def build(speculate: Mapping[str, bool]) -> CompiledFunction:
         with _collector_paused(), stage_progress(getattr(fn, "__name__", "fn"), enabled=verbose) as progress:
             start = time.perf_counter()
             progress("capture")
-            captured = capture(fn, example_args, dynamic_shapes, stack_traces=sources, decompositions=decompositions,
+            captured = capture(fn, example_args, shapes, stack_traces=sources, decompositions=decompositions,
                                speculate=speculate)
             timings = {"capture_s": time.perf_counter() - start}
             try:
@@ -416,13 +431,28 @@ def compile(
                 if sources:
                     raise
                 try:
-                    import_graph(capture(fn, example_args, dynamic_shapes, decompositions=decompositions,
+                    import_graph(capture(fn, example_args, shapes, decompositions=decompositions,
                                          speculate=speculate))
                 except UnsupportedOpError as named:  # the same error, naming the user's line
                     raise named from None
                 raise
 
-    compiled = build({})
+    pinned: list[PinnedSize] = []
+    while True:
+        try:
+            compiled = build({})
+            break
+        except PinnedSize as e:
+            if not specialize:
+                raise
+            pinned.append(e)
+            shapes = e.without
+    if pinned:
+        options = dict(dump_dir=dump_dir, profile=profile, verify=verify, trace=trace, verbose=verbose,
+                       decompositions=decompositions)
+        compiled.fixed_sizes = _FixedSizes(
+            pinned, lambda example: compile(fn, example, shapes, **options))  # type: ignore[arg-type]
+        compiled.fixed_sizes.compiled[tuple(e.value for e in pinned)] = compiled
     if compiled.speculations:  # the example decides the sides it reaches, before anyone calls
         compiled.versions = _Versions(build, {})
         compiled.versions.keep(compiled)
@@ -465,6 +495,31 @@ class _Versions:
     def keep(self, compiled: CompiledFunction) -> CompiledFunction:
         kept = self.compiled[_sides(compiled)] = copy.copy(compiled)
         return kept
+
+
+@dataclass
+class _FixedSizes:
+    """The compiles of a function whose code fixes dims declared dynamic, one per size
+    of those dims (`compile(..., specialize=True)`)."""
+
+    pinned: list[PinnedSize]
+    build: Callable[[dict[str, Any]], CompiledFunction]
+    compiled: dict[tuple[int, ...], CompiledFunction] = field(default_factory=dict)
+
+    def version(self, current: CompiledFunction, args: Sequence[Any]) -> CompiledFunction:
+        """The code for the sizes of `args` (positional, in the signature's order):
+        compiled on first use; `current` when a size cannot be read (the call's own
+        checks then say what is wrong)."""
+        index = {a.name: i for i, a in enumerate(current.signature.arguments)}
+        try:
+            key = tuple(int(args[index[e.at[0][0]]].shape[e.at[0][1]]) for e in self.pinned)
+        except (IndexError, AttributeError, TypeError, KeyError):
+            return current
+        if key not in self.compiled:
+            sizes = ", ".join(f"{e.dim}={v}" for e, v in zip(self.pinned, key))
+            warnings.warn(f"{current.name}: compiling again for {sizes}: {self.pinned[0]}", RuntimeWarning, stacklevel=3)
+            self.compiled[key] = self.build({a.name: t for a, t in zip(current.signature.arguments, args)})
+        return self.compiled[key]
 
 
 def llvm_stage_text(loops: str) -> str:

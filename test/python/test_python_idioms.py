@@ -10,6 +10,7 @@ PYTEST_DONT_REWRITE: pytest's rewriting of `assert` would hide the model's own
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
@@ -324,3 +325,31 @@ def test_einsum_path_and_load_during_capture(dtype: torch.dtype, tmp_path: Path)
     for n in (2, 11, 40):
         x = args(n)
         assert_close(f(*x), chain_energy(x[0].clone(), x[1], x[2], table), dtype, f"N={n}")
+
+
+def per_atom_loop(pos: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """graph-pes' three-body triplets: a Python loop over the atoms, unrolled by the trace."""
+    pos.requires_grad_(True)
+    parts = []
+    for i in range(len(pos)):  # fixes N
+        parts.append(torch.exp(-(pos[i] - pos[: i + 1]).square().sum(-1)).sum())
+    energy = torch.stack(parts).sum()
+    return energy, -torch.autograd.grad(energy, pos)[0]
+
+
+def test_code_that_fixes_a_dynamic_size_is_refused_or_specialized() -> None:
+    """Refused with the line that fixes N (the loop, not a later failure of the trace);
+    with specialize=True, compiled again once per size a call brings, with a warning."""
+    from frontend.errors import PinnedSize
+
+    example = (torch.randn(6, 3, dtype=torch.float64),)
+    with pytest.raises(PinnedSize, match=r"dim 0 \(N\) is dynamic, but the function fixes it to 6 at .*test_python_idioms.py"):
+        pipeline.compile(per_atom_loop, example, ({0: Dim("N")},))
+    f = pipeline.compile(per_atom_loop, example, ({0: Dim("N")},), specialize=True)
+    for n, compiles in ((6, False), (9, True), (3, True), (9, False)):
+        pos = torch.randn(n, 3, dtype=torch.float64)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            got = f(pos=pos)
+        assert any("compiling again for N=" in str(w.message) for w in seen) == compiles, (n, [str(w.message) for w in seen])
+        assert_close(got, per_atom_loop(pos.clone()), torch.float64, f"N={n}")

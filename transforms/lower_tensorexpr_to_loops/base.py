@@ -223,6 +223,8 @@ class NestBuilder:
         ):
             bounded = self.b.insert(owner.clone(value_mapper={o: self.bound(o) for o in owner.operands}))
             return bounded.results[0]
+        if isinstance(owner, arith.SelectOp):  # either side: the larger bound
+            return self.b.insert(arith.MaxSIOp(self.bound(owner.lhs), self.bound(owner.rhs))).results[0]
         raise LoweringError(f"lower-tensorexpr-to-loops: no bound for the data-dependent extent {extent} ({owner.name})")
 
     def _depends_on_data(self, v: SSAValue) -> bool:

@@ -98,3 +98,31 @@ func.func @scan(%N: index, %x: tensor<?x3xf64> {te.dims = ["N", 3 : i64]}) -> te
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NOT:     te.
+
+// An extent that selects between two counts from data (a size of either of two
+// compactions): its buffer is allocated for the larger of their bounds (N and M).
+func.func @select_extent(%N: index, %M: index, %x: tensor<?xi1> {te.dims = ["N"]}, %y: tensor<?xi1> {te.dims = ["M"]}, %b: tensor<i1> {te.dims = []}) -> tensor<f64> {
+  %p, %c = te.compact %x over %N : tensor<?xi1> -> tensor<?xi64>
+  %q, %d = te.compact %y over %M : tensor<?xi1> -> tensor<?xi64>
+  %c0 = arith.constant 0 : index
+  %flag = te.load %b[] : tensor<i1> -> i1
+  %e = arith.select %flag, %c, %d : index
+  %0 = te.compute [%e] : tensor<?xf64> {
+  ^bb0(%i: index):
+    %v = te.load %p[%i] : tensor<?xi64> -> i64
+    %f = arith.sitofp %v : i64 to f64
+    te.yield %f : f64
+  }
+  %1 = te.reduce "add" [] over [%e] : tensor<f64> {
+  ^bb0(%i: index):
+    %v = te.load %0[%i] : tensor<?xf64> -> f64
+    te.yield %v : f64
+  }
+  func.return %1 : tensor<f64>
+}
+// CHECK-LABEL: func.func @select_extent(
+// CHECK:         [[E:%[a-z0-9]+]] = arith.select {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}} : index
+// CHECK-NEXT:    [[BOUND:%[0-9]+]] = arith.maxsi %N, %M : index
+// CHECK-NEXT:    {{%[0-9]+}} = memref.alloc([[BOUND]]) : memref<?xf64>
+// CHECK-NOT:     memref.alloc([[E]])
+// CHECK:         scf.for {{%[0-9]+}} = %c0 to [[E]] step
