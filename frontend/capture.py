@@ -45,6 +45,7 @@ from torch.fx.experimental.symbolic_shapes import (
     DimDynamic,
     ShapeEnv,
     StatelessSymbolicContext,
+    free_unbacked_symbols,
 )
 
 
@@ -82,6 +83,10 @@ class Captured:
     """The function returns one tensor, not a tuple (the graph returns a 1-tuple)."""
     speculations: list[Speculation] = field(default_factory=list)
     """The sides taken of branches on data, each asserted at run time (frontend.speculation)."""
+    runtime_asserts: list[tuple[sympy.Basic, str | None]] = field(default_factory=list)
+    """What the trace assumed of sizes read from data (`torch._check(n == len(pos))`, a
+    size >= 0), with the user's line: torch defers them to run time, so the compiled code
+    checks them before anything uses the size."""
 
 
 def capture(
@@ -164,13 +169,24 @@ def capture(
         if n.op == "get_attr" and isinstance(getattr(graph, n.target), torch.Tensor)
     }
     captured = Captured(graph, args, symbols, weights, getattr(fn, "__name__", "main"), sym_names, single,
-                        speculations.made)
+                        speculations.made, _runtime_asserts(env))
 
     if check_args is not None:
         decided = {s.key: s.side for s in speculations.made}
         _compare_retrace(call, traced_code, check_args, dims, decompositions, decided)
     _forget_shape_envs()
     return captured
+
+
+def _runtime_asserts(env: ShapeEnv) -> list[tuple[sympy.Basic, str | None]]:
+    """The trace's deferred assertions on sizes from data, once each, with the user's line."""
+    found: dict[sympy.Basic, str | None] = {}
+    for asserts in env.deferred_runtime_asserts.values():
+        for ra in asserts:
+            if free_unbacked_symbols(ra.expr) and ra.expr not in found:
+                frames = [f for f in ra.stack.summary() if is_users(f.filename)]
+                found[ra.expr] = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else None
+    return list(found.items())
 
 
 def _forget_shape_envs() -> None:

@@ -47,7 +47,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import OptOperandDef, OptPropertyDef, VarOperandDef
 from xdsl.rewriter import InsertPoint
 
-from dialects.aten import OPS_BY_OVERLOAD, AtenOp, LocalScalarDenseOp, NonzeroOp, ScalarTensorOp, SelectIntOp, SymSizeIntOp, WeightOp
+from dialects.aten import OPS_BY_OVERLOAD, AssertAsyncMsgOp, AtenOp, LocalScalarDenseOp, NonzeroOp, ScalarTensorOp, SelectIntOp, SymSizeIntOp, WeightOp
 from frontend.capture import Captured
 
 DTYPES: dict[torch.dtype, Attribute] = {
@@ -108,6 +108,11 @@ def source_line(node: torch.fx.Node) -> str | None:
     return f"{path}:{line}: {code.strip()}"
 
 
+def names_as_symbols(names: dict[sympy.Symbol, str]) -> dict[sympy.Symbol, sympy.Symbol]:
+    """Traced size symbols (s26) as the Dims' names (N), for messages."""
+    return {sym: sympy.Symbol(name) for sym, name in names.items()}
+
+
 def import_graph(captured: Captured) -> Imported:
     return _Importer(captured).run()
 
@@ -120,6 +125,8 @@ class _Importer:
         """The results of multi-result ops (max.dim, sort, split_with_sizes), for getitem."""
         self.symbols: dict[sympy.Expr, SSAValue] = {}
         self.source_lines: dict[Operation, str] = {}
+        self.pending_asserts = list(captured.runtime_asserts)
+        """Asserted as soon as every size they name is read (frontend.capture.Captured)."""
 
     # ------------------------------------------------------------------ driver
 
@@ -160,6 +167,9 @@ class _Importer:
                     result_attrs.append(_dims_attr(cap, out.meta["val"].shape))
                 continue
             self._import_node(node)
+            if self.pending_asserts:
+                self._assert_ready(bounds_only=True)
+        self._assert_ready(bounds_only=False)
 
         self.builder.insert(func.ReturnOp(*results))
         arg_attrs = [DictionaryAttr({}) for _ in cap.symbols] + [
@@ -316,6 +326,26 @@ class _Importer:
                     self._define_size(size, nz, 0)
         return tensors, dims
 
+    def _assert_ready(self, bounds_only: bool) -> None:
+        """The deferred assertions whose sizes are all read, each a te.check. A bound on
+        one size from data (`0 <= u0`) is checked where the size is read, before a buffer
+        is sized by it. A relation (`Eq(u0, N)`: torch replaced u0 by N) is checked at the
+        end: every type and extent is N already, so nothing runs out of bounds meanwhile,
+        and a speculation on the same relation (frontend.speculation), checked where its
+        branch was, fails first and compiles the other side."""
+        names = self.captured.sympy_names
+        for expr, line in list(self.pending_asserts):
+            if not expr.free_symbols <= set(self.symbols) or (bounds_only and len(expr.free_symbols) > 1):
+                continue
+            self.pending_asserts.remove((expr, line))
+            cond = self._bool_expr(expr)
+            flag = self._insert(ScalarTensorOp.create(
+                operands=[cond], result_types=[TensorType(i1, [])],
+                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1])})).results[0]
+            said = str(expr.xreplace(names_as_symbols(names)))
+            message = f"a size read from tensor data breaks {said}, which the code assumed" + (f" at {line}" if line else "")
+            self._insert(AssertAsyncMsgOp(operands=[flag], properties={"assert_msg": StringAttr(message)}))
+
     def _create(self, cls: type[AtenOp], operands: list[SSAValue], props: dict[str, Attribute],
                 result: Attribute, node: torch.fx.Node) -> SSAValue:
         op = cls.create(operands=operands, result_types=[result], properties={
@@ -358,6 +388,11 @@ class _Importer:
             if kind == "Tensor" and not isinstance(v.type, TensorType):
                 # a SymInt/SymFloat where a tensor is expected: a 0-d tensor of it
                 return self._scalar_tensor(v, node)
+            val = value.meta.get("val")
+            if kind == "SymInt" and isinstance(val, torch.SymInt) and val.node.expr.free_symbols <= set(self.symbols):
+                # the size as torch's types have it: an item() read that the trace tied to N
+                # sizes by N, as every type does (its run-time check says if the data disagree)
+                return self._index_expr(val.node.expr)
             if kind == "SymInt" and v.type == i64:  # an item() read, used as a size
                 return self._insert(arith.IndexCastOp(v, IndexType())).results[0]
             return v

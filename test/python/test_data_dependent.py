@@ -19,6 +19,7 @@ from torch.export import Dim
 from frontend.import_fx import UnsupportedOpError
 from pipeline.compiler import CompiledFunction, compile
 from pipeline.deploy.export import STATUS_CODES, export_library
+from pipeline.deploy.library import load_library
 
 DIMS = [{0: Dim("N")}, {1: Dim("E")}]
 SIZES = [(5, 7), (40, 300), (9, 2), (64, 900)]
@@ -297,3 +298,32 @@ def test_sizes_squared_and_selected_from_data(dtype: torch.dtype) -> None:
         want = triplet_energy(args[0].clone(), args[1])
         assert e == 1 or want[0] > 0, "no triplets: the test would prove nothing"
         _check(compiled(*args), want, dtype, f"triplets at E={e}")
+
+
+def checked_count(pos: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
+    n = int(counts.sum())
+    torch._check(n == pos.shape[0])  # the code's own assumption, deferred by torch to run time
+    return torch.zeros(n, dtype=pos.dtype) + pos.sum(-1)
+
+
+def counted_zeros(pos: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
+    return torch.zeros(int(counts.sum()), dtype=pos.dtype).sum() + pos.sum(-1)  # a size: >= 0
+
+
+@pytest.mark.parametrize("fn, bad, message", [
+    (checked_count, torch.ones(7, dtype=torch.int64), r"breaks Eq\(u0, N\), which the code assumed at .*test_data_dependent.py"),
+    (counted_zeros, -torch.ones(3, dtype=torch.int64), r"breaks 0 <= u0"),
+], ids=["torch._check", "size >= 0"])
+def test_what_the_trace_assumed_of_data_is_checked(fn, bad: torch.Tensor, message: str, tmp_path: Path) -> None:  # noqa: ANN001
+    """torch defers assumptions on sizes read from data to run time (make_fx leaves them
+    out of the graph): the compiled code and the library check them before any code
+    sized by the value runs, instead of writing past a buffer."""
+    compiled = compile(fn, (torch.randn(5, 3), torch.ones(5, dtype=torch.int64)), ({0: Dim("N")}, {0: Dim("M")}))
+    pos = torch.randn(4, 3)
+    good = torch.ones(4, dtype=torch.int64)
+    _check((compiled(pos, good),), (fn(pos, good),), torch.float32, fn.__name__)
+    with pytest.raises(RuntimeError, match=message):
+        compiled(pos, bad)
+    library = load_library(export_library(compiled, tmp_path, name="model"))
+    with pytest.raises(RuntimeError, match=message):
+        library(pos, bad)
