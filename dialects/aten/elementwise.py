@@ -210,6 +210,21 @@ class ClampOp(AtenOp):
 
 
 @irdl_op_definition
+class ClampMinTensorOp(AtenOp):
+    """max(self, min) with broadcasting, NaN-propagating (cosine_similarity's norms; a
+    direct clamp_min.Tensor call is decomposed by torch)."""
+
+    name = "aten.clamp_min.Tensor"
+    input = operand_def(TensorOut)
+    min = operand_def(TensorOut)
+    result = result_def(TensorOut)
+    assembly_format = "$input `,` $min attr-dict `:` type($input) `,` type($min) `->` type($result)"
+
+    def infer_shape(self) -> Shape:
+        return broadcast(shape_of(self.input), shape_of(self.min))
+
+
+@irdl_op_definition
 class WhereSelfOp(AtenOp):
     """condition ? self : other, with broadcasting."""
 
@@ -307,6 +322,7 @@ ELEMENTWISE_OPS: tuple[type[AtenOp], ...] = (
     DivTensorOp,
     MaximumOp,
     MinimumOp,
+    ClampMinTensorOp,
     Atan2Op,
     BitwiseAndTensorOp,
     BitwiseOrTensorOp,

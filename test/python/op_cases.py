@@ -210,6 +210,7 @@ BINARY = [
     C("mul.Tensor", lambda x, y: x * y, [NX, X("N", 1)], "mul.Tensor", grad=(0, 1)),
     C("div.Tensor", lambda x, y: x / y, [NX, PX], "div.Tensor", grad=(0, 1)),
     C("maximum", torch.maximum, [NX, X(3)], "maximum", grad=(0, 1)),
+    C("clamp_min.Tensor", lambda x, y: F.cosine_similarity(x, y, dim=-1), [NX, X("N", 3)], "clamp_min.Tensor", grad=(0, 1)),
     C("minimum", torch.minimum, [NX, X("N", 1)], "minimum", grad=(0, 1)),
     C("atan2", torch.atan2, [NX, NX], "atan2", grad=(0, 1)),
     C("binary-int", lambda i, j, k: (torch.add(i, j, alpha=3), i - j, i * j, i / k, torch.maximum(i, j), torch.minimum(i, j)),

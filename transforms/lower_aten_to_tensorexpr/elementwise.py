@@ -86,6 +86,7 @@ BINARY: dict[type[Operation], Scalar] = {
     aten.DivScalarOp: true_div,
     aten.MaximumOp: binary(arith.MaximumfOp, arith.MaxSIOp),
     aten.MinimumOp: binary(arith.MinimumfOp, arith.MinSIOp),
+    aten.ClampMinTensorOp: binary(arith.MaximumfOp, arith.MaxSIOp),
     aten.Atan2Op: binary(xmath.Atan2Op),
     aten.BitwiseAndTensorOp: binary(arith.AndIOp, arith.AndIOp),
     aten.BitwiseOrTensorOp: binary(arith.OrIOp, arith.OrIOp),

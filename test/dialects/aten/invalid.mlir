@@ -26,6 +26,16 @@ func.func @broadcast_mismatch_dynamic(%a: tensor<?x3xf32>, %b: tensor<?x4xf32>) 
 
 // -----
 
+// clamp_min.Tensor broadcasts its bound as a binary op does: ?x3 against 4.
+func.func @clamp_min_broadcast(%a: tensor<?x3xf32>, %b: tensor<4xf32>) -> tensor<?x3xf32> {
+  %0 = aten.clamp_min.Tensor %a, %b : tensor<?x3xf32>, tensor<4xf32> -> tensor<?x3xf32>
+  func.return %0 : tensor<?x3xf32>
+}
+// CHECK: {{^// -{5}$}}
+// CHECK-NEXT: shapes ?x3, 4 do not broadcast
+
+// -----
+
 // Elementwise result of the wrong shape.
 func.func @elementwise_result_shape(%x: tensor<?x3xf32>) -> tensor<?x4xf32> {
   %0 = aten.neg %x : tensor<?x3xf32> -> tensor<?x4xf32>

@@ -83,6 +83,8 @@ func.func @elementwise(%x: tensor<?x3xf32>, %y: tensor<3xf32>, %i: tensor<2x?xi6
   // CHECK-NEXT: %max = aten.maximum %x, %y : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
   %min = aten.minimum %x, %y : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
   // CHECK-NEXT: %min = aten.minimum %x, %y : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  %cmt = aten.clamp_min.Tensor %x, %y : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
+  // CHECK-NEXT: %cmt = aten.clamp_min.Tensor %x, %y : tensor<?x3xf32>, tensor<3xf32> -> tensor<?x3xf32>
   %at = aten.atan2 %x, %x : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x3xf32>
   // CHECK-NEXT: %at = aten.atan2 %x, %x : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x3xf32>
   %band = aten.bitwise_and.Tensor %i, %i : tensor<2x?xi64>, tensor<2x?xi64> -> tensor<2x?xi64>
