@@ -14,6 +14,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import pytest
 import torch
@@ -114,13 +115,15 @@ def naming_the_package_line():
 
 def compile_and_compare(fn: Callable[..., tuple[Tensor, Tensor]], make_inputs: Callable[[int, int], Mapping[str, Tensor]],
                         dynamic_shapes: Mapping, dtype: torch.dtype, *, trace_atoms: int = TRACE_ATOMS,
-                        check_atoms: Sequence[int] = CHECK_ATOMS) -> None:
+                        check_atoms: Sequence[int] = CHECK_ATOMS, **options: Any) -> None:
     """Compile energy + forces of `fn` once (traced at `trace_atoms`, symbolic in the dims of
-    `dynamic_shapes`), then compare energy and forces with eager at each of `check_atoms`."""
+    `dynamic_shapes`; `options` go to pipeline.compile: `decompositions`, the torch-op
+    computation of each of the package's custom ops, or `specialize`), then compare energy
+    and forces with eager at each of `check_atoms`."""
     import pipeline
 
     with naming_the_package_line():
-        compiled = pipeline.compile(fn, dict(make_inputs(trace_atoms, 0)), dynamic_shapes)
+        compiled = pipeline.compile(fn, dict(make_inputs(trace_atoms, 0)), dynamic_shapes, **options)
     for k, n in enumerate(check_atoms):
         args = dict(make_inputs(n, k + 1))
         want = fn(**args)
@@ -165,13 +168,14 @@ def check_eager(fn: Callable[..., tuple[Tensor, Tensor]], make_inputs: Callable[
 
 
 def aten_ops(fn: Callable[..., tuple[Tensor, Tensor]], example: Mapping[str, Tensor],
-             dynamic_shapes: Mapping) -> tuple[list[str], list[str]]:
-    """(every aten overload of the captured graph, those the aten dialect lacks), sorted."""
+             dynamic_shapes: Mapping, *, decompositions: Mapping | None = None) -> tuple[list[str], list[str]]:
+    """(every aten overload of the captured graph, those the aten dialect lacks), sorted;
+    captured with `decompositions` (pipeline.capture's) where given."""
     import pipeline
     from dialects.aten import OPS_BY_OVERLOAD
 
     with naming_the_package_line():
-        captured = pipeline.capture(fn, dict(example), dynamic_shapes)
+        captured = pipeline.capture(fn, dict(example), dynamic_shapes, decompositions=decompositions)
     names = set()
     for node in captured.graph.graph.nodes:
         if node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload):
@@ -182,10 +186,10 @@ def aten_ops(fn: Callable[..., tuple[Tensor, Tensor]], example: Mapping[str, Ten
     return ops, [o for o in ops if o not in OPS_BY_OVERLOAD]
 
 
-def check_aten_ops(fn, example, dynamic_shapes) -> None:
+def check_aten_ops(fn, example, dynamic_shapes, *, decompositions: Mapping | None = None) -> None:
     """Capture succeeds and every op of the graph has a counterpart in the aten dialect;
     the list goes to stdout (`-s`) for test/packages/README.md."""
-    ops, missing = aten_ops(fn, example, dynamic_shapes)
+    ops, missing = aten_ops(fn, example, dynamic_shapes, decompositions=decompositions)
     print(f"\n{len(ops)} aten ops: {' '.join(ops)}\nmissing from the dialect: {' '.join(missing) or '-'}")
     assert not missing, f"not in the aten dialect: {missing}"
 

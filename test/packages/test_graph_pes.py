@@ -14,7 +14,7 @@ import pytest
 import torch
 from torch.export import Dim
 
-from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species, variants
+from common import check_aten_ops, check_eager, cluster, compile_and_compare, radius_graph, species
 
 pytest.importorskip("graph_pes")
 
@@ -23,13 +23,12 @@ ELEMENTS = (1, 6, 8)
 DYNAMIC = {"Z": {0: Dim("N", min=2)}, "R": {0: Dim("N", min=2)}, "neighbour_list": {1: Dim("E", min=1)}}
 MODELS = ["eddp", "tensornet"]
 DTYPES = [torch.float64, torch.float32]
-SHIPPED = {
-    "eddp": ("capture: GuardOnDataDependentSymNode Eq(u11 + ... + u35, 0) at graph_pes/utils/threebody.py:188 "
-             "`if edge_pairs.shape[0] == 0:`; the triplets are built by a Python loop over the atoms "
-             "(`for i in range(number_of_atoms(graph))`, threebody.py:171), which pins N. (Before the raise-guard "
-             "change after 8e45140: the unknown-element check at graph_pes/utils/nn.py:700.)"),
-    "tensornet": None,  # passed at bdc3c7f+83aea09 (nn.Parameter subclasses reach torch as tensors)
-}
+SPECIALIZE = {"eddp": True, "tensornet": False}
+"""EDDP builds its three-body triplets in a Python loop over the atoms
+(`for i in range(number_of_atoms(graph))`, graph_pes/utils/threebody.py:171), which fixes N:
+compiled with specialize=True (static in N, compiled again for each N a call brings). Before:
+the unknown-element check at graph_pes/utils/nn.py:700, then the loop. TensorNet passes
+with N symbolic (since bdc3c7f+83aea09: nn.Parameter subclasses reach torch as tensors)."""
 
 
 @functools.cache
@@ -74,12 +73,23 @@ def test_eager(name, dtype):
     check_eager(energy_forces_of(name, dtype), inputs_of(dtype))
 
 
-@pytest.mark.parametrize("name", variants({m: SHIPPED[m] for m in MODELS}))
+@pytest.mark.parametrize("name", MODELS)
 def test_aten_ops(name):
-    check_aten_ops(energy_forces_of(name, torch.float64), inputs_of(torch.float64)(13, 0), DYNAMIC)
+    dynamic = {"neighbour_list": DYNAMIC["neighbour_list"]} if SPECIALIZE[name] else DYNAMIC  # EDDP: N static
+    check_aten_ops(energy_forces_of(name, torch.float64), inputs_of(torch.float64)(13, 0), dynamic)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("name", variants({m: SHIPPED[m] for m in MODELS}))
+@pytest.mark.parametrize("name", MODELS)
 def test_compiled_matches_eager(name, dtype):
-    compile_and_compare(energy_forces_of(name, dtype), inputs_of(dtype), DYNAMIC, dtype)
+    compile_and_compare(energy_forces_of(name, dtype), inputs_of(dtype), DYNAMIC, dtype, specialize=SPECIALIZE[name])
+
+
+def test_eddp_fixes_n_and_says_where():
+    """Without specialize, EDDP is refused at the loop that fixes N (not at the data-dependent
+    branch the trace meets after it, threebody.py:188)."""
+    import pipeline
+    from frontend.errors import PinnedSize
+
+    with pytest.raises(PinnedSize, match=r"fixes it to 13 at .*graph_pes/utils/threebody.py:171"):
+        pipeline.compile(energy_forces_of("eddp", torch.float64), dict(inputs_of(torch.float64)(13, 0)), DYNAMIC)
