@@ -35,6 +35,7 @@ from frontend.arguments import DynamicShapes, arg_names, by_name, dynamic_dims, 
 from frontend.decompositions import decompositions
 from frontend.errors import CaptureError
 from frontend.guards import check_guards, is_users, users_frame
+from frontend.library_calls import attributes_set
 from frontend.python_idioms import Decompositions, decomposition_table, symbolic_python
 from frontend.speculation import Speculation, Speculations, speculating
 from frontend.functionalize import Unsupported, functionalize, mutates
@@ -236,14 +237,8 @@ def _as_compiled(dim_names: Mapping[sympy.Symbol, str]) -> Iterator[None]:
         (torch._C.ScriptMethod, "__call__", _script_method_call),
         (torch.Tensor, "__len__", _len_refusing(dim_names)),
     ]
-    saved = [(owner, name, owner.__dict__[name]) for owner, name, _ in patched]
-    try:
-        for owner, name, value in patched:
-            setattr(owner, name, value)
+    with attributes_set(patched):
         yield
-    finally:
-        for owner, name, value in saved:
-            setattr(owner, name, value)
 
 
 def _script_function_call(self: torch.jit.ScriptFunction, *args: Any, **kwargs: Any) -> Any:

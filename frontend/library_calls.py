@@ -36,9 +36,17 @@ def library_calls() -> Iterator[None]:
         module = sys.modules["opt_einsum.contract"]  # the package's `contract` is the function
         path = _path_at_traced_sizes(module.contract_path)
         rebound += [(opt_einsum, "contract_path", path), (module, "contract_path", path)]
-    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in rebound]
+    with attributes_set(rebound):
+        yield
+
+
+@contextlib.contextmanager
+def attributes_set(values: list[tuple[Any, str, Any]]) -> Iterator[None]:
+    """`owner.name = value` for each (owner, name, value) while the block runs (a module's
+    function, a class's method), then what each was (its own, not an inherited one)."""
+    saved = [(owner, name, owner.__dict__[name]) for owner, name, _ in values]
     try:
-        for owner, name, value in rebound:
+        for owner, name, value in values:
             setattr(owner, name, value)
         yield
     finally:
