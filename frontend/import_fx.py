@@ -338,7 +338,11 @@ class _Importer:
             if not expr.free_symbols <= set(self.symbols) or (bounds_only and len(expr.free_symbols) > 1):
                 continue
             self.pending_asserts.remove((expr, line))
-            cond = self._bool_expr(expr)
+            try:
+                cond = self._bool_expr(expr)
+            except ImportError_ as e:  # never dropped: without its check the call could write out of bounds
+                raise ImportError_(f"the run-time check of {expr}, which the code assumed of a size read from data"
+                                   + (f" at {line}" if line else "") + f", cannot be compiled: {e}") from e
             flag = self._insert(ScalarTensorOp.create(
                 operands=[cond], result_types=[TensorType(i1, [])],
                 properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1])})).results[0]
@@ -465,9 +469,13 @@ class _Importer:
         if expr in (sympy.true, sympy.false):
             return self._constant(bool(expr))
         predicate = next((p for cls, p in self._COMPARISONS.items() if isinstance(expr, cls)), None)
-        if predicate is not None:
+        if predicate is not None and all(x.is_integer for x in expr.args):
             a, b = (self._index_expr(x) for x in expr.args)
             return self._insert(arith.CmpiOp(a, b, predicate)).results[0]
+        if predicate is not None:  # a size times a float (`torch._check(n * 1.5 > 2)`)
+            a, b = (self._float_expr(x) for x in expr.args)
+            fpred = "o" + {"slt": "lt", "sle": "le", "sgt": "gt", "sge": "ge", "eq": "eq"}.get(predicate, "ne")
+            return self._insert(arith.CmpfOp(a, b, "une" if predicate == "ne" else fpred)).results[0]
         if isinstance(expr, sympy.Not):
             return self._insert(arith.XOrIOp(self._bool_expr(expr.args[0]), self._constant(True))).results[0]
         if isinstance(expr, (sympy.And, sympy.Or)):

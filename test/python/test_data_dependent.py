@@ -306,6 +306,12 @@ def checked_count(pos: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
     return torch.zeros(n, dtype=pos.dtype) + pos.sum(-1)
 
 
+def scaled_count(pos: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
+    n = int(counts.sum())
+    torch._check(n * 1.5 > 2)  # a float relation of a size
+    return pos.sum(-1) * n
+
+
 def counted_zeros(pos: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
     return torch.zeros(int(counts.sum()), dtype=pos.dtype).sum() + pos.sum(-1)  # a size: >= 0
 
@@ -313,7 +319,8 @@ def counted_zeros(pos: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
 @pytest.mark.parametrize("fn, bad, message", [
     (checked_count, torch.ones(7, dtype=torch.int64), r"breaks Eq\(u0, N\), which the code assumed at .*test_data_dependent.py"),
     (counted_zeros, -torch.ones(3, dtype=torch.int64), r"breaks 0 <= u0"),
-], ids=["torch._check", "size >= 0"])
+    (scaled_count, torch.zeros(4, dtype=torch.int64), r"breaks 2.0 < 1.5\*ToFloat\(u0\)"),
+], ids=["torch._check", "size >= 0", "float relation"])
 def test_what_the_trace_assumed_of_data_is_checked(fn, bad: torch.Tensor, message: str, tmp_path: Path) -> None:  # noqa: ANN001
     """torch defers assumptions on sizes read from data to run time (make_fx leaves them
     out of the graph): the compiled code and the library check them before any code
