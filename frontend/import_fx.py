@@ -326,6 +326,10 @@ class _Importer:
                     self._define_size(size, nz, 0)
         return tensors, dims
 
+    def _bound(self, expr: sympy.Basic) -> bool:
+        """Whether every symbol of `expr` has a value here (no set built: this runs per node)."""
+        return all(s in self.symbols for s in expr.free_symbols)
+
     def _assert_ready(self, bounds_only: bool) -> None:
         """The deferred assertions whose sizes are all read, each a te.check. A bound on
         one size from data (`0 <= u0`) is checked where the size is read, before a buffer
@@ -335,7 +339,7 @@ class _Importer:
         branch was, fails first and compiles the other side."""
         names = self.captured.sympy_names
         for expr, line in list(self.pending_asserts):
-            if not expr.free_symbols <= set(self.symbols) or (bounds_only and len(expr.free_symbols) > 1):
+            if not self._bound(expr) or (bounds_only and len(expr.free_symbols) > 1):
                 continue
             self.pending_asserts.remove((expr, line))
             try:
@@ -393,7 +397,7 @@ class _Importer:
                 # a SymInt/SymFloat where a tensor is expected: a 0-d tensor of it
                 return self._scalar_tensor(v, node)
             val = value.meta.get("val")
-            if kind == "SymInt" and isinstance(val, torch.SymInt) and val.node.expr.free_symbols <= set(self.symbols):
+            if kind == "SymInt" and isinstance(val, torch.SymInt) and self._bound(val.node.expr):
                 # the size as torch's types have it: an item() read that the trace tied to N
                 # sizes by N, as every type does (its run-time check says if the data disagree)
                 return self._index_expr(val.node.expr)
@@ -452,7 +456,7 @@ class _Importer:
             # as written, not as simplified by what torch assumed later (a condition
             # `u0 != N` that a check asserts must not fold to false where torch tied u0 to N)
             raw = value.node._expr
-            return self._bool_expr(raw if raw.free_symbols <= set(self.symbols) else expr)
+            return self._bool_expr(raw if self._bound(raw) else expr)
         return self._index_expr(expr)
 
     def _fold(self, cls: type[Operation], terms: list[SSAValue]) -> SSAValue:
