@@ -270,6 +270,14 @@ class _ScatterCanonicalization(HasCanonicalizationPatternsTrait):
         return (AssignEverywhereIsCompute(),)
 
 
+class _ComputeCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from dialects.tensorexpr_canonicalization import AddOfPaddedBlockIsScatterAdd, CopyIsItsSource
+
+        return (CopyIsItsSource(), AddOfPaddedBlockIsScatterAdd())
+
+
 class _DefinesTensor(IRDLOperation):
     irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
     result = result_def(TensorType[Attribute])
@@ -294,6 +302,7 @@ class ComputeOp(_DefinesTensor):
     """A tensor of the given extents, one element per body evaluation."""
 
     name = "te.compute"
+    traits = traits_def(Pure(), RecursivelySpeculatable(), _ComputeCanonicalization())
     extents = var_operand_def(IndexType)
     assembly_format = "` ` `[` $extents `]` attr-dict `:` type($result) $body"
 

@@ -266,7 +266,8 @@ class LoweringBase:
         if isinstance(value, int) and value >= 0:
             return i
         if isinstance(value, int):
-            return b.insert(arith.AddiOp(size, i)).result
+            n = constant_value(size)
+            return self.index(n + value) if isinstance(n, int) else b.insert(arith.AddiOp(size, i)).result
         neg = b.insert(arith.CmpiOp(i, self.index(0), "slt")).result
         return b.insert(arith.SelectOp(neg, b.insert(arith.AddiOp(size, i)).result, i)).result
 
@@ -279,8 +280,12 @@ class LoweringBase:
         if end is None or (isinstance(end_value, int) and end_value >= 2**62):
             end = size
         start, end = (self.clamp_index(b, self.normalize(b, v, size), size) for v in (start, end))
+        bounds = [constant_value(v) for v in (start, end, step)]
         if constant_value(start) == 0 and constant_value(step) == 1:
             length = end
+        elif all(isinstance(v, int) for v in bounds):
+            first, stop, stride = bounds
+            length = self.index(max(0, -(-(stop - first) // stride)))
         else:
             span = b.insert(arith.SubiOp(end, start)).result
             span = b.insert(arith.MaxSIOp(span, self.index(0))).result
@@ -290,6 +295,9 @@ class LoweringBase:
     def clamp_index(self, b: Builder, i: SSAValue, size: SSAValue) -> SSAValue:
         if i is size or constant_value(i) == 0:
             return i
+        value, n = constant_value(i), constant_value(size)
+        if isinstance(value, int) and isinstance(n, int):
+            return self.index(min(max(value, 0), n))
         i = b.insert(arith.MaxSIOp(i, self.index(0))).result
         return b.insert(arith.MinSIOp(i, size)).result
 

@@ -98,7 +98,7 @@ func.func @squeeze(%N: index, %x: tensor<?x1x3xf32> {aten.dims = ["N", 1 : i64, 
 // CHECK-NOT: aten.
 
 // select.int into a static dim with a constant index: no check (torch checked it when
-// it traced). A constant index is used as is; -1 becomes 2 + -1 (computed once,
+// it traced). A constant index is used as is; -1 becomes 1 (folded at compile time,
 // outside the body). No te.index, no te.index_sites.
 // NOCOPY-LABEL: func.func @select(
 // NOCOPY: te.compute
@@ -124,6 +124,7 @@ func.func @select(%N: index, %E: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3
 }
 // CHECK-LABEL: func.func @select(%N: index, %E: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}, %ei: tensor<2x?xi64> {te.dims = [2 : i64, "E"]}) -> (tensor<?xf32>, tensor<?xi64>) {
 // CHECK-NOT: te.index
+// CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C2:%[0-9]+]] = arith.constant 2 : index
 // CHECK-NEXT: [[C3:%[0-9]+]] = arith.constant 3 : index
@@ -135,10 +136,9 @@ func.func @select(%N: index, %E: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3
 // CHECK-NEXT:   [[NEGF:%[0-9]+]] = arith.negf [[LOAD]] : f32
 // CHECK-NEXT:   te.yield [[NEGF]] : f32
 // CHECK-NEXT: }
-// CHECK-NEXT: [[ADDI:%[0-9]+]] = arith.addi [[C2]], %m1 : index
 // CHECK-NEXT: [[T_2:%[0-9]+]] = te.compute [%E] : tensor<?xi64> {
 // CHECK-NEXT: ^bb0([[I:%[0-9]+]]: index):
-// CHECK-NEXT:   [[LOAD_2:%[0-9]+]] = te.load %ei{{\[}}[[ADDI]], [[I]]] : tensor<2x?xi64> -> i64
+// CHECK-NEXT:   [[LOAD_2:%[0-9]+]] = te.load %ei{{\[}}[[C1]], [[I]]] : tensor<2x?xi64> -> i64
 // CHECK-NEXT:   [[CST:%[0-9]+]] = arith.constant 0 : i64
 // CHECK-NEXT:   [[SUBI:%[0-9]+]] = arith.subi [[CST]], [[LOAD_2]] : i64
 // CHECK-NEXT:   te.yield [[SUBI]] : i64
@@ -302,7 +302,7 @@ func.func @select_checked(%N: index, %E: index, %T: index, %x: tensor<?x3xf32> {
 
 // slice.Tensor, Python semantics: [0:INT64_MAX] is the whole dim (the extent is N,
 // normalized and clamped); [1:N:2] has ceil((N - 1) / 2) rows read at 2 * i + 1;
-// [:2] along dim 1 has extent min(2, 3); [-1:] starts at N - 1.
+// [:2] along dim 1 has extent min(2, 3), folded to 2; [-1:] starts at N - 1.
 // NOCOPY-LABEL: func.func @slice(
 // NOCOPY: te.compute
 // NOCOPY-NOT: te.compute
@@ -342,6 +342,7 @@ func.func @slice(%N: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3 : i64]}) ->
   func.return %1, %3, %5, %7 : tensor<?x3xf32>, tensor<?x3xf32>, tensor<?x?xf32>, tensor<?x3xf32>
 }
 // CHECK-LABEL: func.func @slice(%N: index, %x: tensor<?x3xf32> {te.dims = ["N", 3 : i64]}) -> (tensor<?x3xf32>, tensor<?x3xf32>, tensor<?x?xf32>, tensor<?x3xf32>) {
+// CHECK-NEXT: [[C2:%[0-9]+]] = arith.constant 2 : index
 // CHECK-NEXT: [[C0:%[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: [[C1:%[0-9]+]] = arith.constant 1 : index
 // CHECK-NEXT: [[C3:%[0-9]+]] = arith.constant 3 : index
@@ -379,9 +380,7 @@ func.func @slice(%N: index, %x: tensor<?x3xf32> {aten.dims = ["N", 3 : i64]}) ->
 // CHECK-NEXT:   [[NEGF_2:%[0-9]+]] = arith.negf [[LOAD_2]] : f32
 // CHECK-NEXT:   te.yield [[NEGF_2]] : f32
 // CHECK-NEXT: }
-// CHECK-NEXT: [[MAXSI_5:%[0-9]+]] = arith.maxsi %c2, [[C0]] : index
-// CHECK-NEXT: [[MINSI_4:%[0-9]+]] = arith.minsi [[MAXSI_5]], [[C3]] : index
-// CHECK-NEXT: [[T_3:%[0-9]+]] = te.compute [%N, [[MINSI_4]]] : tensor<?x?xf32> {
+// CHECK-NEXT: [[T_3:%[0-9]+]] = te.compute [%N, [[C2]]] : tensor<?x?xf32> {
 // CHECK-NEXT: ^bb0([[I:%[0-9]+]]: index, [[J:%[0-9]+]]: index):
 // CHECK-NEXT:   [[LOAD_3:%[0-9]+]] = te.load %x{{\[}}[[I]], [[J]]] : tensor<?x3xf32> -> f32
 // CHECK-NEXT:   [[NEGF_3:%[0-9]+]] = arith.negf [[LOAD_3]] : f32
