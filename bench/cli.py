@@ -33,8 +33,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bench import driver, worker
-from bench.registry import (ALIASES, CONTENDERS, FULL_SIZES, FULL_THREADS, LABELS, MODELS, QUICK_THREADS, REAL_SIZES,
-                            ROOT)
+from bench.registry import (ALIASES, CONTENDERS, FULL_SIZES, FULL_THREADS, GRID, LABELS, MODELS, QUICK_GRID,
+                            QUICK_THREADS, REAL_SIZES, ROOT)
 
 
 def _list(kind: Callable[[str], Any]) -> Callable[[str], list[Any]]:
@@ -46,9 +46,10 @@ def _list(kind: Callable[[str], Any]) -> Callable[[str], list[Any]]:
 
 def _model_name(text: str) -> str:
     name = ALIASES.get(text.lower(), text.lower())
-    if name not in MODELS:
+    if name not in MODELS and name not in GRID:
         raise argparse.ArgumentTypeError(
-            f"unknown model '{text}' (models: {', '.join(MODELS)}; aliases: {', '.join(ALIASES)})")
+            f"unknown model '{text}' (models: {', '.join(MODELS)}; aliases: {', '.join(ALIASES)}; "
+            "or a cell of --grid, e.g. nequip-f32-l2-L4-n50)")
     return name
 
 
@@ -68,6 +69,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     p.add_argument("--quick", action="store_true",
                    help="the first two sizes of each model, 1 thread, fewer repeats (a few minutes for the examples)")
+    p.add_argument("--grid", action="store_true",
+                   help=f"the grid of widths, depths and densities ({len(GRID)} cells, N = 512, 2048, about an "
+                        f"hour per thread count); with --quick {len(QUICK_GRID)} of them at N = 512 (~10 minutes)")
     p.add_argument("--models", type=_list(_model_name), default=None,
                    help=f"comma-separated, default all: {','.join(MODELS)}")
     p.add_argument("--sizes", type=_list(int), default=None,
@@ -100,8 +104,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--_config", help=argparse.SUPPRESS)
     p.add_argument("--_out", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.grid and args.models is not None:
+        p.error("--grid and --models: choose one (grid cells can be given to --models by name)")
     if args.models is None:
-        args.models = list(MODELS)
+        args.models = (QUICK_GRID if args.quick else list(GRID)) if args.grid else list(MODELS)
     if args.threads is None:
         args.threads = QUICK_THREADS if args.quick else FULL_THREADS
     if args.contenders is None:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.records import Out
-from bench.registry import INDUCTOR, MODELS
+from bench.registry import INDUCTOR, spec
 from bench.report import first_line
 
 
@@ -60,17 +60,21 @@ class Model:
 
         self.name = name
         self.dtype = getattr(torch, dtype)
-        if MODELS[name].real:
+        model = spec(name)
+        base = model.base or name
+        sizes = dict(model.config)
+        if model.real:
             from examples import real_models
 
-            self.fn = real_models.energy_forces(name, dtype, "bench")
-            self.make_inputs = real_models.inputs
-            self.shapes = real_models.dynamic_shapes
+            config = real_models.register_config(base, name, sizes) if sizes else "bench"
+            self.fn = real_models.energy_forces(base, dtype, config)
+            inputs, self.shapes = real_models.inputs, real_models.dynamic_shapes
         else:
-            mod = importlib.import_module(f"examples.{name}")
-            self.fn = mod.energy_forces(self.dtype)
-            self.make_inputs = mod.inputs
-            self.shapes = mod.dynamic_shapes
+            mod = importlib.import_module(f"examples.{base}")
+            self.fn = mod.energy_forces(self.dtype, **sizes)
+            inputs, self.shapes = mod.inputs, mod.dynamic_shapes
+        density = {} if model.neighbors is None else {"neighbors": model.neighbors}
+        self.make_inputs = lambda n, dtype, seed: inputs(n, dtype, seed, **density)
         self.example = self.make_inputs(compile_atoms, self.dtype, 0)
         self._inputs: dict[int, list[Any]] = {}
         self.refs: dict[int, Any] = {}

@@ -27,7 +27,7 @@ from typing import Any
 
 from bench import records
 from bench.contenders import ours_thread_mode_text
-from bench.registry import MODELS, ROOT, SCHEMA
+from bench.registry import ROOT, SCHEMA, spec
 from bench.report import log, ratios, render, summary, write_json
 
 
@@ -68,11 +68,11 @@ def main(args: argparse.Namespace) -> int:
          f"threads {', '.join(map(str, args.threads))}; contenders {', '.join(args.contenders)}")
     try:
         for model in args.models:
-            spec = MODELS[model]
-            cfg = {**config, "model": model, "sizes": args.sizes or spec.sizes(args.quick), "dtype": spec.dtype}
+            cell = spec(model)
+            cfg = {**config, "model": model, "sizes": args.sizes or cell.sizes(args.quick), "dtype": cell.dtype}
             results["meta"].setdefault("models", {})[model] = {
-                "label": spec.label, "dtype": spec.dtype, "sizes": cfg["sizes"]}
-            reason = unavailable(model) if spec.real else None
+                "label": cell.label, "dtype": cell.dtype, "sizes": cfg["sizes"]}
+            reason = unavailable(cell.base or model) if cell.real else None
             if reason:
                 results["skipped"].append({"model": model, "reason": reason})
                 log(f"[{model}] skipped: {reason}")

@@ -93,11 +93,26 @@ def summary(results: dict[str, Any]) -> list[dict[str, Any]]:
     cells = results.get("ratios", [])
     for t in dict.fromkeys(r["threads"] for r in cells):
         for p in PEERS:
-            xs = [r["ours_over_peer"] for r in cells if r["threads"] == t and r["peer"] == p]
-            if xs:
+            got = [r for r in cells if r["threads"] == t and r["peer"] == p]
+            if got:
+                xs = [r["ours_over_peer"] for r in got]
+                worst = max(got, key=lambda r: r["ours_over_peer"])
                 out.append({"threads": t, "peer": p, "cells": len(xs), "geomean_ours_over_peer": _geomean(xs),
-                            "min": min(xs), "max": max(xs)})
+                            "min": min(xs), "max": max(xs), "worst": f"{worst['model']} N={worst['n_atoms']}"})
     return out
+
+
+def memory_summary(results: dict[str, Any]) -> dict[str, Any] | None:
+    """ours' peak memory of a call over eager's, over every model and size: the largest."""
+    peaks = {(r["model"], r["n_atoms"], r["contender"]): r.get("peak_bytes") for r in results.get("memory", [])
+             if r.get("n_atoms") is not None and not r.get("error")}
+    cells = [(m, n, peaks[(m, n, "ours")] / e) for (m, n, c), e in peaks.items()
+             if c == "eager" and e and e >= 2**20 and peaks.get((m, n, "ours")) is not None]
+    if not cells:
+        return None
+    worst = max(cells, key=lambda x: x[2])
+    return {"cells": len(cells), "max_ours_over_eager": worst[2], "worst": f"{worst[0]} N={worst[1]}",
+            "over_eager": sum(1 for c in cells if c[2] > 1)}
 
 
 def render(results: dict[str, Any]) -> str:
@@ -226,11 +241,15 @@ def render(results: dict[str, Any]) -> str:
     summ = results.get("summary") or summary(results)
     if summ:
         out.append("")
-        out.append("summary: ours/X, geometric mean over models and sizes (min-max)")
+        out.append("summary: ours/X, geometric mean over models and sizes (min-max; the worst cell)")
         for t in dict.fromkeys(r["threads"] for r in summ):
             out.append(f"  threads = {t}: " + ", ".join(
-                f"{short[r['peer']]} {r['geomean_ours_over_peer']:.2f} ({r['min']:.2f}-{r['max']:.2f})"
-                for r in summ if r["threads"] == t))
+                f"{short[r['peer']]} {r['geomean_ours_over_peer']:.2f} ({r['min']:.2f}-{r['max']:.2f}; "
+                f"{r.get('worst', '-')})" for r in summ if r["threads"] == t))
+    mem = memory_summary(results)
+    if mem:
+        out.append(f"  peak memory ours/eager: at most {mem['max_ours_over_eager']:.2f} ({mem['worst']}); "
+                   f"above eager's in {mem['over_eager']} of {mem['cells']} cells")
     if notes:
         out.append("")
         out.append("notes:")

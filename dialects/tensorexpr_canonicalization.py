@@ -97,7 +97,7 @@ class CopyIsItsSource(RewritePattern):
         if (isinstance(load, te.LoadOp) and isinstance(term, te.YieldOp) and term.value is load.result
                 and list(load.indices) == list(op.body.block.args) and load.tensor.type == op.result.type
                 and _same_extents(defined_extents(load.tensor), list(op.extents))):
-            rewriter.replace_op(op, [], [load.tensor])
+            rewriter.replace(op, [], [load.tensor])
 
 
 class AddOfPaddedBlockIsScatterAdd(RewritePattern):
@@ -133,7 +133,7 @@ class AddOfPaddedBlockIsScatterAdd(RewritePattern):
                 new = te.ScatterOp("add", other.tensor, list(scatter.extents), scatter.detach_region(scatter.body))
                 te.add_origin(new, te.origin(scatter))
                 te.add_origin(new, te.origin(op))
-                rewriter.replace_op(op, new)
+                rewriter.replace(op, new)
                 rewriter.erase(scatter)
                 return
 

@@ -14,9 +14,10 @@ variants), so that each example holds only its model and what its inputs add to
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import torch
 from torch import Tensor, nn
@@ -216,11 +217,13 @@ def protocol(
         raise ValueError(f"extra_inputs {sorted(extra_inputs)} and extra_shapes {sorted(extra_shapes)} "
                          "must name the same arguments")
 
-    def energy_forces(dtype: torch.dtype = torch.float32) -> Callable[..., tuple[Tensor, Tensor]]:
-        return make_energy_forces(build(model_cls, dtype))
+    def energy_forces(dtype: torch.dtype = torch.float32, **sizes: Any) -> Callable[..., tuple[Tensor, Tensor]]:
+        """`sizes`: constructor arguments other than the defaults (widths, depths)."""
+        return make_energy_forces(build(functools.partial(model_cls, **sizes), dtype))
 
-    def inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, Tensor]:
-        pos, edge_index = random_system(n_atoms, dtype=dtype, seed=seed)
+    def inputs(n_atoms: int, dtype: torch.dtype = torch.float32, seed: int = 0,
+               neighbors: float = 30.0) -> dict[str, Tensor]:
+        pos, edge_index = random_system(n_atoms, dtype=dtype, seed=seed, neighbors=neighbors)
         made = {"pos": pos, "edge_index": edge_index}
         if n_species is not None:
             made["species"] = random_species(n_atoms, n_species, seed)

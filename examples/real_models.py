@@ -99,6 +99,13 @@ dynamic_shapes = {
 }
 
 
+def register_config(name: str, key: str, sizes: dict[str, Any]) -> str:
+    """Configuration `key` of model `name`: its "bench" configuration with `sizes`
+    changed (the benchmark's grid); returns key."""
+    CONFIGS[name][key] = {**CONFIGS[name]["bench"], **sizes}
+    return key
+
+
 def unavailable(name: str) -> str | None:
     """Why `name` cannot be built in this interpreter (its package, of that name, does not
     import), or None. Any exception counts, not only ImportError: a package built against
@@ -286,9 +293,10 @@ def package_outputs(name: str, model_dtype: str, config: str) -> Callable[..., t
     return package_outputs
 
 
-def inputs(n_atoms: int, dtype: torch.dtype, seed: int) -> dict[str, Tensor]:
-    """A random cluster, its radius graph (cutoff = the models' r_max), random species."""
-    pos, edge_index = random_system(n_atoms, dtype=dtype, seed=seed)
+def inputs(n_atoms: int, dtype: torch.dtype, seed: int, neighbors: float = 30.0) -> dict[str, Tensor]:
+    """A random cluster of `neighbors` atoms per cutoff sphere (fewer at its surface), its
+    radius graph (cutoff = the models' r_max), random species."""
+    pos, edge_index = random_system(n_atoms, dtype=dtype, seed=seed, neighbors=neighbors)
     gen = torch.Generator().manual_seed(seed)
     atom_types = torch.randint(0, len(TYPE_NAMES), (n_atoms,), generator=gen)
     return {"pos": pos, "edge_index": edge_index, "atom_types": atom_types}

@@ -160,13 +160,16 @@ def _view(slot: SSAValue, unit: SSAValue | None, offset: int, alloc: memref.Allo
     if offset == 0:
         return slot
     at = InsertPoint.before(alloc)
-    units = arith.ConstantOp(IntegerAttr(offset, IndexType()))
-    Rewriter.insert_op(units, at)
-    start = units.result
-    if unit is not None:
-        scaled = arith.MuliOp(unit, start)
-        Rewriter.insert_op(scaled, at)
-        start = scaled.result
+    if unit is not None and offset == 1:
+        start = unit
+    else:
+        units = arith.ConstantOp(IntegerAttr(offset, IndexType()))
+        Rewriter.insert_op(units, at)
+        start = units.result
+        if unit is not None:
+            scaled = arith.MuliOp(unit, start)
+            Rewriter.insert_op(scaled, at)
+            start = scaled.result
     view = memref.SubviewOp.get(slot, [start], [alloc.dynamic_sizes[0]], [1], view_type)
     Rewriter.insert_op(view, at)
     return view.result
