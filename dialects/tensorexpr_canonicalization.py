@@ -97,6 +97,8 @@ class CopyIsItsSource(RewritePattern):
         if (isinstance(load, te.LoadOp) and isinstance(term, te.YieldOp) and term.value is load.result
                 and list(load.indices) == list(op.body.block.args) and load.tensor.type == op.result.type
                 and _same_extents(defined_extents(load.tensor), list(op.extents))):
+            if isinstance(load.tensor.owner, (te.ComputeOp, te.ReduceOp, te.ScatterOp)):
+                te.add_origin(load.tensor.owner, te.origin(op))  # its aten ops are computed there
             rewriter.replace(op, [], [load.tensor])
 
 
