@@ -45,8 +45,10 @@ def _list(kind: Callable[[str], Any]) -> Callable[[str], list[Any]]:
 
 
 def _model_name(text: str) -> str:
+    if text in GRID:
+        return text
     name = ALIASES.get(text.lower(), text.lower())
-    if name not in MODELS and name not in GRID:
+    if name not in MODELS:
         raise argparse.ArgumentTypeError(
             f"unknown model '{text}' (models: {', '.join(MODELS)}; aliases: {', '.join(ALIASES)}; "
             "or a cell of --grid, e.g. nequip-f32-l2-L4-n50)")
@@ -70,8 +72,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--quick", action="store_true",
                    help="the first two sizes of each model, 1 thread, fewer repeats (a few minutes for the examples)")
     p.add_argument("--grid", action="store_true",
-                   help=f"the grid of widths, depths and densities ({len(GRID)} cells, N = 512, 2048, about an "
-                        f"hour per thread count); with --quick {len(QUICK_GRID)} of them at N = 512 (~10 minutes)")
+                   help=f"the grid of widths, depths and densities ({len(GRID)} cells, N = 512, 2048; contenders "
+                        f"eager, aoti, ours unless --contenders); with --quick {len(QUICK_GRID)} of them at N = 512")
     p.add_argument("--models", type=_list(_model_name), default=None,
                    help=f"comma-separated, default all: {','.join(MODELS)}")
     p.add_argument("--sizes", type=_list(int), default=None,
@@ -110,8 +112,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.models = (QUICK_GRID if args.quick else list(GRID)) if args.grid else list(MODELS)
     if args.threads is None:
         args.threads = QUICK_THREADS if args.quick else FULL_THREADS
-    if args.contenders is None:
-        args.contenders = list(CONTENDERS)
+    if args.contenders is None:  # the grid asks for ours against eager and AOTInductor
+        args.contenders = ["eager", "aoti", "ours"] if args.grid else list(CONTENDERS)
     args.contenders = [c for c in CONTENDERS if c in args.contenders or c == "eager"]
     if args.target_s is None:
         args.target_s = 0.25 if args.quick else 0.75

@@ -96,8 +96,8 @@ def _grid() -> dict[str, Spec]:
 
 GRID = _grid()
 QUICK_GRID = ["nequip-f32-l2-L4-n50", "allegro-f16-l2-L2-n15", "mace-32x-l2-n50", "schnet-f128-n50", "mlp-h128-n15"]
-"""A cut of the grid that runs in about ten minutes: one cell per model family, at
-both densities, at N = 512, one thread."""
+"""A cut of the grid that runs in about ten minutes: one cell per model family (both
+densities among them), at N = 512, one thread."""
 
 
 def spec(name: str) -> Spec:

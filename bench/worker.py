@@ -166,6 +166,8 @@ def _memory_worker(cfg: dict[str, Any], out: Out) -> None:
                 if c not in warm:  # lazy initialization (thread pools...) is not a call's memory
                     f(*model.inputs(min(cfg["sizes"])))
                     warm.add(c)
+                if c == "ours":  # its temporaries are a call's memory, as eager's are
+                    f.release_workspace()
                 delta, before, method = peak_call(lambda: f(*args))
             except Exception as e:
                 out.emit("memory", contender=c, threads=t, n_atoms=n, error=error_text(e))

@@ -185,6 +185,11 @@ class CompiledFunction:
         self._local.arenas = (key, arenas)
         return arenas
 
+    def release_workspace(self) -> None:
+        """Free this thread's arenas (the next call allocates them again): after a large
+        system, or to measure a call's memory with its temporaries in it."""
+        self._local.arenas = None
+
     def _arena_counts(self, symbols: tuple[int, ...]) -> list[int]:
         counts = torch.zeros(len(self.signature.arenas), dtype=torch.int64)
         assert self._arena_sizes is not None
