@@ -70,14 +70,16 @@ class _Placed:
 
 
 def units_of(size: SSAValue) -> tuple[SSAValue | None, int]:
-    """size as (unit, c): c * unit for a constant c; (None, c) for a constant size."""
+    """size as (unit, c): c * unit for a constant c, through nested products
+    ((E * 32) * 27 is 864 units of E); (None, c) for a constant size."""
     owner = size.owner
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return None, owner.value.value.data
     if isinstance(owner, arith.MuliOp):
         for x, c in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
             if isinstance(c.owner, arith.ConstantOp) and isinstance(c.owner.value, IntegerAttr):
-                return x, c.owner.value.value.data
+                unit, units = units_of(x)
+                return unit, units * c.owner.value.value.data
     return size, 1
 
 

@@ -142,14 +142,16 @@ func.func @f(%N: index, %E: index, %x: memref<?xf32> {te.dims = ["N", 3 : i64]},
 // %p and %q (2 * E and 3 * E, alive together) are allocated, so they take its place,
 // %q at offset 0 and %p after it (at 3 * E, a view made where %p was allocated):
 // one slot of 8 * E, where equal sizes alone would plan 13 * E. Largest first: %q
-// before %p.
+// before %p. A product of products is counted in units of its symbol ((E * 4) * 2 is
+// 8 units of E).
 func.func @pack(%E: index, %x: memref<?xf64>, %out0: memref<?xf64> {loops.output = 0 : i64}, %status: memref<?xi32> {loops.status}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
-  %c8 = arith.constant 8 : index
-  %n8 = arith.muli %E, %c8 : index
+  %c4 = arith.constant 4 : index
+  %n4 = arith.muli %E, %c4 : index
+  %n8 = arith.muli %n4, %c2 : index
   %big = memref.alloc(%n8) : memref<?xf64>
   scf.for %i = %c0 to %n8 step %c1 {
     %v = memref.load %x[%i] : memref<?xf64>
