@@ -47,6 +47,8 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from dialects import tensorexpr as te
+
 
 @dataclass
 class Slot:
@@ -72,14 +74,11 @@ class _Placed:
 def units_of(size: SSAValue) -> tuple[SSAValue | None, int]:
     """size as (unit, c): c * unit for a constant c, through nested products
     ((E * 32) * 27 is 864 units of E); (None, c) for a constant size."""
-    owner = size.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return None, owner.value.value.data
-    if isinstance(owner, arith.MuliOp):
-        for x, c in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
-            if isinstance(c.owner, arith.ConstantOp) and isinstance(c.owner.value, IntegerAttr):
-                unit, units = units_of(x)
-                return unit, units * c.owner.value.value.data
+    if (n := te.static_extent(size)) is not None:
+        return None, n
+    if (product := te.times_constant(size)) is not None:
+        unit, units = units_of(product[0])
+        return unit, units * product[1]
     return size, 1
 
 
