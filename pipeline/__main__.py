@@ -109,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
                                         "the schedule, the profile and the memory plan")
     rep.add_argument("--profile", action="store_true", help="time every loop nest (the report's bar chart)")
     rep.add_argument("--repeat", type=int, default=10, help="calls to profile")
+    for p in (run, rep):
+        p.add_argument("--tune", type=_budget, default="quick",
+                       help="register tiles: quick (cached choices, no measurement; the default), full "
+                            "(measure every uncached nest at --atoms), SECONDS, or off")
     for p in (cap, comp, run, rep):
         p.add_argument("model", help="a model file, e.g. examples/mlp.py")
         p.add_argument("--training", action="store_true", help="the training variant")
@@ -244,7 +248,8 @@ def _run(args: argparse.Namespace) -> int:
     traced = 23 if n != 23 else 29  # trace at another size than the one we run
     example_inputs = example.inputs(traced, dtype, 0)
     try:
-        compiled = compile(example.fn, example_inputs, example.dynamic_shapes, profile=args.profile, verbose=True)
+        compiled = compile(example.fn, example_inputs, example.dynamic_shapes, profile=args.profile, verbose=True,
+                           tune=args.tune, tune_inputs=example.inputs(n, dtype, 1))
     except Exception as e:  # every stage raises its own kind; report it, do not crash
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
@@ -278,6 +283,8 @@ def _run(args: argparse.Namespace) -> int:
             peak = fraction_of_peak(r)
             rate = f"{r.gflops:7.2f} GFLOP/s {100 * peak:5.1f}% peak" if peak is not None else f"{'':27}"
             print(f"    {r.seconds * 1e3:9.3f} ms {100 * r.seconds / total if total else 0:5.1f}%  {rate}  {r.nest}")
+    if compiled.tuning is not None and (args.profile or compiled.tuning.rounds):
+        print("  " + compiled.tuning.table().replace("\n", "\n  "))
     return 0
 
 
@@ -295,7 +302,7 @@ def _report(args: argparse.Namespace) -> int:
     example_inputs = example.inputs(traced, dtype, 0)
     try:
         compiled = compile(example.fn, example_inputs, example.dynamic_shapes, profile=args.profile, trace=True,
-                           verbose=True)
+                           verbose=True, tune=args.tune, tune_inputs=example.inputs(n, dtype, 1))
     except Exception as e:  # every stage raises its own kind; report it, do not crash
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
@@ -308,6 +315,13 @@ def _report(args: argparse.Namespace) -> int:
     print(f"// {example.name}: wrote {path} (compiled in {compiled.timings['total_s']:.1f} s, run at N={n})",
           file=sys.stderr)
     return 0
+
+
+def _budget(text: str) -> str | float:
+    try:
+        return float(text)
+    except ValueError:
+        return text
 
 
 def _median_time(call, repeat: int) -> float:

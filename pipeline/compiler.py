@@ -40,6 +40,7 @@ from frontend.speculation import Speculation, SpeculationFailed, failed_key
 from pipeline.compile_trace import CompileTrace, aten_ops, fused_nests, planned_buffers
 from pipeline.parallel_compile import compile_parts, jobs, split
 from pipeline.progress import stage_progress
+from pipeline.tune import Choice, Measured, TuneCache, TuneReport, apply_choices, check_budget, choose, tunables
 from pipeline.registry import all_passes, context
 from pipeline.signature import Argument, CallError, Output, Signature, Size, Weight, size_expression
 from pipeline.verify import LEVELS, VerifyEachPass, verify_after
@@ -62,6 +63,9 @@ no x + 0), so the loops stage runs one cse (what fused loops compute twice) and 
 canonicalize: a walk over ~10k ops that changed nothing (0.25-0.5 s a model). The
 tests hold the loops stage of every example and real model to it (`assert_canonical`)."""
 
+TUNE_CALLS = 5
+"""Calls timed per tuning round, after one warm-up (each loop's fastest counts)."""
+
 STAGE_NAMES = ["fx", "aten", "tensorexpr", "fused", "loops", "llvm", "ll", "opt.ll", "asm"]
 """Every stage `CompiledFunction.ir` returns (the driver's --emit has the same list)."""
 
@@ -74,7 +78,8 @@ cores. `CompiledFunction.ir` prints them on first use, from the captured graph a
 
 def stage_passes(profile: bool = False, trace: bool = False) -> list[tuple[str, list[str]]]:
     """`STAGES` as a compile runs them: with `profile`, each loop nest timed (profile-loops
-    after fuse-sibling-loops); with `trace`, provenance from the tensorexpr stage on."""
+    after fuse-sibling-loops); with `trace` (or tuning), provenance from the tensorexpr
+    stage on."""
     stages = []
     for stage, passes in STAGES:
         if profile and stage == "loops":
@@ -85,14 +90,20 @@ def stage_passes(profile: bool = False, trace: bool = False) -> list[tuple[str, 
     return stages
 
 
-def replayed_stages(captured: Captured, profile: bool = False) -> dict[str, str]:
-    """The texts of the `REPLAYED` stages of a compile of `captured`, in one piece."""
+def replayed_stages(captured: Captured, profile: bool = False,
+                    schedules: Mapping[str, Choice] | None = None) -> dict[str, str]:
+    """The texts of the `REPLAYED` stages of a compile of `captured` (with the tuned
+    `schedules` it had), in one piece."""
     with _collector_paused():
         module = import_graph(captured).module
         ctx, available, texts = context(), all_passes(), {}
         for stage, passes in stage_passes(profile):
             if stage not in REPLAYED:
                 break
+            if stage == "fused" and schedules:
+                PassPipeline.parse_spec(available, ",".join(passes[:-1])).apply(ctx, module)
+                apply_choices(module, schedules)
+                passes = passes[-1:]
             PassPipeline.parse_spec(available, ",".join(passes)).apply(ctx, module)
             texts[stage] = str(module)
         return texts
@@ -149,6 +160,12 @@ class CompiledFunction:
     fixed_sizes: _FixedSizes | None = None
     """With `compile(..., specialize=True)`, when the code fixes a dynamic dim: the code
     for each size of it a call brings."""
+    tuning: TuneReport | None = None
+    """The register tiles chosen by measurement or from the cache (`compile(..., tune=)`)."""
+    tuned_nests: list[str | None] = field(default_factory=list)
+    """The tuning key of each fused-stage nest (None: not tuned), when tuned."""
+    profile_members: list[list[int]] = field(default_factory=list)
+    """With profile and provenance: the fused-stage nests each timed loop computes."""
 
     def __post_init__(self) -> None:
         sig = self.signature
@@ -201,6 +218,15 @@ class CompiledFunction:
         if not self.signature.arenas:
             return 0
         return sum(n * d.itemsize for n, d in zip(self._arena_counts(tuple(symbols)), self.signature.arenas))
+
+    def loop_seconds(self) -> list[float]:
+        """Each timed loop's mean seconds per call, in loop order (profile=True)."""
+        return (self._profile[: len(self.profile_nests)] / max(self._calls, 1)).tolist()
+
+    def reset_profile(self) -> None:
+        """Forget the calls timed so far (a warm-up)."""
+        self._profile.zero_()
+        self._calls = 0
 
     def profile(self) -> list[NestProfile]:
         """Each loop nest's mean time and floating-point work per call over the calls
@@ -393,6 +419,8 @@ def compile(
     verbose: bool = False,
     decompositions: Decompositions | None = None,
     specialize: bool = False,
+    tune: str | float = "quick",
+    tune_inputs: Sequence[torch.Tensor] | Mapping[str, torch.Tensor] | None = None,
 ) -> CompiledFunction:
     """Capture `fn` (forward + autograd.grad) once and compile it to native code.
     `decompositions` maps an op the compiler lacks (a custom op) to a function of
@@ -403,6 +431,11 @@ def compile(
     RuntimeWarning naming the line that fixes it). Without it, that code is refused
     (`PinnedSize`, a CaptureError naming the line).
     `profile=True` times every loop nest (see `CompiledFunction.profile`).
+    `tune` chooses register tiles by measurement (`pipeline/tune.py`): "quick" (the
+    default) takes the choices cached on this machine and measures nothing; "full" (or
+    a number of seconds) times the candidates of every uncached nest on `tune_inputs`
+    (default: the example arguments; give the sizes you will run) and caches them;
+    "off" keeps the heuristic. `CompiledFunction.tuning` reports what was chosen.
     `trace=True` keeps what the compile report shows (`CompiledFunction.report`): the
     IR after every pass, and provenance (which aten ops each loop nest computes, and
     their source lines). `verbose=True` shows the stage and the elapsed time on a
@@ -421,6 +454,7 @@ def compile(
     either way (the function is traced again, with the lines, to say where)."""
     sources = trace or dump_dir is not None
     shapes = dynamic_shapes
+    budget = check_budget(tune)
 
     def build(speculate: Mapping[str, bool]) -> CompiledFunction:
         with _collector_paused(), stage_progress(getattr(fn, "__name__", "fn"), enabled=verbose) as progress:
@@ -431,7 +465,8 @@ def compile(
             timings = {"capture_s": time.perf_counter() - start}
             try:
                 return compile_captured(captured, dump_dir=dump_dir, timings=timings, profile=profile,
-                                        verify=verify, trace=trace, progress=progress)
+                                        verify=verify, trace=trace, progress=progress, tune=budget,
+                                        tune_inputs=example_args if tune_inputs is None else tune_inputs)
             except UnsupportedOpError:
                 if sources:
                     raise
@@ -454,7 +489,7 @@ def compile(
             shapes = e.without
     if pinned:
         options = dict(dump_dir=dump_dir, profile=profile, verify=verify, trace=trace, verbose=verbose,
-                       decompositions=decompositions)
+                       decompositions=decompositions, tune=tune)
         compiled.fixed_sizes = _FixedSizes(
             pinned, lambda example: compile(fn, example, shapes, **options))  # type: ignore[arg-type]
         compiled.fixed_sizes.compiled[tuple(e.value for e in pinned)] = compiled
@@ -555,8 +590,12 @@ def _collector_paused() -> Iterator[None]:
 def compile_captured(
     captured: Captured, *, dump_dir: str | Path | None = None, timings: dict[str, float] | None = None,
     profile: bool = False, verify: bool | str | None = None, trace: bool = False,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[str], None] | None = None, tune: str | float = "off",
+    tune_inputs: Sequence[torch.Tensor] | Mapping[str, torch.Tensor] | None = None,
+    schedules: Mapping[str, Choice] | None = None,
 ) -> CompiledFunction:
+    """Compile what `capture` returned; `tune` as `compile` has it, or the `schedules`
+    chosen already (a tuning round, or its replay)."""
     level = _verify_level(verify)
     timings = dict(timings or {})
     dumps = _Dumps(dump_dir, trace=CompileTrace() if trace else None)
@@ -582,7 +621,10 @@ def compile_captured(
     signature: Signature | None = None
     processes = 1 if dumps.on or trace else jobs()  # a dump of each pass shows the whole module
     jit: JitModule | None = None
-    for stage, passes in stage_passes(profile, trace):
+    tuning: TuneReport | None = None
+    nest_keys: list[str | None] = []
+    measuring = schedules is not None
+    for stage, passes in stage_passes(profile, trace or measuring):
         if dumps.trace and stage == "tensorexpr":  # provenance from here on: te.origin, loops.nests
             dumps.trace.aten = aten_ops(module, imported.source_lines)
         progress(stage)
@@ -610,6 +652,13 @@ def compile_captured(
                 timings["native_s"] = time.perf_counter() - start - timings["llvm_s"]
                 break
             run(passes[cut:], module)
+        elif stage == "fused" and (measuring or tune != "off"):  # the choices, before `schedule`
+            run(passes[:-1], module, end=False)
+            if not measuring:
+                tuning = tune_nests(captured, module, tune, tune_inputs)
+                schedules = {n.key: n.choice for n in tuning.nests if n.cached or n.tried}
+            nest_keys = apply_choices(module, schedules or {})
+            run(passes[-1:], module)
         else:
             run(passes, module)
         if dumps.on or trace:  # else printed on demand (`CompiledFunction.ir`)
@@ -621,9 +670,10 @@ def compile_captured(
             signature = _signature(captured, imported.weights, module)
             nests = [a.data for o in module.ops for a in o.attributes.get("loops.profile_nests", ArrayAttr([]))]
             dtypes = [a.data for o in module.ops for a in o.attributes.get("loops.profile_dtypes", ArrayAttr([]))]
+            members = [list(a.get_values()) for o in module.ops
+                       for a in o.attributes.get("loops.profile_members", ArrayAttr([]))]
             if dumps.trace:
-                dumps.trace.profile_members = [list(a.get_values()) for o in module.ops
-                                               for a in o.attributes.get("loops.profile_members", ArrayAttr([]))]
+                dumps.trace.profile_members = members
     if jit is None:  # in one piece
         start = time.perf_counter()
         progress("native")
@@ -645,9 +695,36 @@ def compile_captured(
         profile_nests=nests if profile else [],
         profile_dtypes=dtypes if profile else [],
         trace=dumps.trace,
-        replay=functools.partial(replayed_stages, captured, profile),
+        replay=functools.partial(replayed_stages, captured, profile, schedules),
         speculations=captured.speculations,
+        tuning=tuning,
+        tuned_nests=nest_keys,
+        profile_members=members if profile and (trace or measuring) else [],
     )
+
+
+def tune_nests(captured: Captured, module: ModuleOp, budget: str | float,
+               inputs: Sequence[torch.Tensor] | Mapping[str, torch.Tensor] | None) -> TuneReport:
+    """The choices for `module`'s tunable nests (fused stage, before `schedule`): each
+    measured round is a compile of `captured` with profile-loops, run on `inputs`."""
+    if budget != "quick" and inputs is None:
+        raise ValueError(f"tune={budget!r} measures: it needs tune_inputs")
+
+    def measure(choices: Mapping[str, Choice]) -> Measured:
+        trial = compile_captured(captured, profile=True, schedules=choices)
+        args, kwargs = (((), dict(inputs)) if isinstance(inputs, Mapping) else (tuple(inputs or ()), {}))
+        trial(*args, **kwargs)  # warm-up: arenas, pages
+        best: list[float] | None = None
+        for _ in range(TUNE_CALLS):  # each loop's fastest call: the least disturbed
+            trial.reset_profile()
+            trial(*args, **kwargs)
+            now = trial.loop_seconds()
+            best = now if best is None else [min(a, b) for a, b in zip(best, now)]
+        flops = trial._profile[len(trial.profile_nests):].tolist()  # per call: the last call's
+        return Measured(trial.tuned_nests, best or [], flops, trial.profile_members, trial.profile_dtypes,
+                        trial.num_threads)
+
+    return choose(tunables(module), budget, measure, TuneCache())
 
 
 def _verify_level(verify: bool | str | None) -> str:

@@ -37,6 +37,10 @@ updates landing in its block, so every row sums in the sequential order. A
 scatter whose update lands in row i of the base at iteration i of its outermost
 loop (a slice assignment: `out[e, j + 32] = ...` over [E, 96]) cannot collide
 across that loop, which then runs on threads as a compute's does.
+
+Measured choices. An op marked `te.tuned` (by `pipeline/tune.py`, which timed the
+candidates of `tile_candidates`) keeps the te.order, te.vector and te.tile it
+carries (none of the last two: no register tile); only its parallel loop is chosen.
 """
 
 from __future__ import annotations
@@ -163,6 +167,37 @@ def register_tile(op: te.ReduceOp, order: list[int], lanes: int, registers: int)
     return best
 
 
+MAX_TILE_CANDIDATES = 6
+
+
+def tile_candidates(op: te.ReduceOp, order: list[int], bits: int) -> list[tuple[int, int, int]]:
+    """(lanes, rows, vectors) worth timing for a `te.vector` reduction: the widest lanes
+    and half of them, each with its register tiles best by `register_tile`'s ratio
+    (every tile that fits the registers, up to MAX_TILE_CANDIDATES per width), and
+    (0, 0, 0): no register tile, LLVM's loop vectorizer on the same loop order.
+    The heuristic's choice comes first."""
+    widest = vector_width(op, order, bits)
+    if widest is None:
+        return []
+    heuristic = (widest, *register_tile(op, order, widest, vector_registers(bits)))
+    slices_of = (te.static_extent(op.extents[-1]) or widest) // widest
+    outer = next((k for k, d in enumerate(order) if d >= op.rank()), len(order))
+    max_rows = MAX_TILE_ROWS if outer >= 1 and order[outer - 1] < op.rank() - 1 else 1
+    registers = vector_registers(bits)
+    out = [heuristic]
+    for lanes in (widest, widest // 2):
+        if lanes < 2:
+            continue
+        slices = slices_of * widest // lanes
+        tiles = [(rows * vectors / (rows + vectors), rows, vectors)
+                 for vectors in range(1, slices + 1) if slices % vectors == 0
+                 for rows in range(1, max_rows + 1) if rows * vectors + vectors + 1 <= registers]
+        for _, rows, vectors in sorted(tiles, reverse=True)[:MAX_TILE_CANDIDATES]:
+            if (lanes, rows, vectors) not in out:
+                out.append((lanes, rows, vectors))
+    return out + [(0, 0, 0)]
+
+
 def partition_dim(op: te.ScatterOp) -> int | None:
     """The base dim a scatter's threads split (`te.partition`): one indexed by data
     (te.index), sized by a symbol, over an update space whose outermost loop is too."""
@@ -212,6 +247,9 @@ def min_chunk(op: te.ComputeOp | te.ReduceOp | te.ScatterOp, order: list[int]) -
     return chunk if chunk <= MAX_CHUNK else None
 
 
+TUNED = "te.tuned"
+
+
 @dataclass(frozen=True)
 class SchedulePass(ModulePass):
     name = "schedule"
@@ -225,6 +263,9 @@ class SchedulePass(ModulePass):
                 continue
             for o in fn.body.block.ops:
                 if not isinstance(o, (te.ComputeOp, te.ReduceOp, te.ScatterOp)):
+                    continue
+                if TUNED in o.attributes:
+                    self.parallel(o)
                     continue
                 order = loop_order(o)
                 if order != sorted(order):
@@ -243,3 +284,15 @@ class SchedulePass(ModulePass):
                     o.attributes["te.parallel"] = IntegerAttr(chunk, 64)
                 if isinstance(o, te.ScatterOp) and chunk is not None and not rows_disjoint(o):
                     o.attributes["te.partition"] = IntegerAttr(partition_dim(o), 64)
+
+    @staticmethod
+    def parallel(o: te.ComputeOp | te.ReduceOp | te.ScatterOp) -> None:
+        """The parallel loop of a `te.tuned` op, under the order and tile it carries."""
+        given = o.attributes.get("te.order")
+        order = list(given.get_values()) if isinstance(given, DenseArrayBase) else list(range(len(o.body.block.args)))
+        chunk = min_chunk(o, order)
+        tile = o.attributes.get("te.tile")
+        if chunk is not None and isinstance(tile, DenseArrayBase) and len(order) > 1 and order[1] >= o.rank():
+            chunk = -(-chunk // tile.get_values()[0])
+        if chunk is not None:
+            o.attributes["te.parallel"] = IntegerAttr(chunk, 64)

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 
 import pytest
@@ -21,6 +22,9 @@ sys.path.insert(0, ROOT)
 # it fails as that pass, and runs xDSL's verifier after each stage (the fuzzer and the
 # fusion tests verify everything after every pass: `verify=True`).
 os.environ.setdefault("PIPELINE_VERIFY", "stage")
+# Measured schedules from this machine's cache would make a test's code depend on what
+# was tuned before it: the tests start from an empty cache of their own.
+os.environ.setdefault("PIPELINE_TUNE_CACHE", os.path.join(tempfile.mkdtemp(prefix="pipeline-tune-"), "tune.json"))
 
 MODELS = ["mlp", "lennard_jones", "schnet", "e3nn_like"]
 DTYPES = [torch.float32, torch.float64]

@@ -36,6 +36,41 @@ func.func @x_b(%E: index, %x: tensor<?x64xf32>, %b: tensor<64x32xf32>) -> tensor
 // CHECK:       te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.vector = 16 : i64, te.tile = array<i64: 8, 2>, te.parallel = 1 : i64} : tensor<?x32xf32> {
 
 // -----
+// A measured choice (`te.tuned`, set by pipeline/tune.py with the order and tile it
+// timed) is kept: 4 x 1 tiles of 8 lanes where the heuristic takes 8 x 2 of 16;
+// only the parallel loop is chosen, in tiles of 4 rows: ceil(4 / 4) = 1.
+func.func @tuned(%E: index, %x: tensor<?x64xf32>, %b: tensor<64x32xf32>) -> tensor<?x32xf32> {
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %y = te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.vector = 8 : i64, te.tile = array<i64: 4, 1>, te.tuned} : tensor<?x32xf32> {
+  ^bb0(%e: index, %j: index, %k: index):
+    %a = te.load %x[%e, %k] : tensor<?x64xf32> -> f32
+    %w = te.load %b[%k, %j] : tensor<64x32xf32> -> f32
+    %p = arith.mulf %a, %w : f32
+    te.yield %p : f32
+  }
+  // A measured "no register tile": the order alone, no te.vector added; chunks of
+  // ceil(20000 / (3 units * 64 * 32)) = 4 rows.
+  %z = te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.tuned} : tensor<?x32xf32> {
+  ^bb0(%e: index, %j: index, %k: index):
+    %a = te.load %x[%e, %k] : tensor<?x64xf32> -> f32
+    %w = te.load %b[%k, %j] : tensor<64x32xf32> -> f32
+    %p = arith.mulf %a, %w : f32
+    te.yield %p : f32
+  }
+  func.return %y : tensor<?x32xf32>
+}
+// CHECK-LABEL: func.func @tuned(
+// CHECK:       %y = te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.vector = 8 : i64, te.tile = array<i64: 4, 1>, te.tuned, te.parallel = 1 : i64}
+// CHECK:       %z = te.reduce "add" [%E, %c32] over [%c64] {te.order = array<i64: 0, 2, 1>, te.tuned, te.parallel = 4 : i64}
+// GONE-LABEL:  func.func @tuned(
+// GONE-NOT:    te.vector = 16
+// GONE-NOT:    te.tile = array<i64: 8, 2>
+// GONE:        %z = te.reduce
+// GONE-NOT:    te.vector
+// GONE:        func.return
+
+// -----
 // x @ W.T (both loads along k): a dot product per output, in argument order.
 func.func @x_wt(%E: index, %x: tensor<?x64xf32>, %w: tensor<32x64xf32>) -> tensor<?x32xf32> {
   %c32 = arith.constant 32 : index

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from pipeline.compile_trace import AtenOp
 
 if TYPE_CHECKING:
+    from pipeline.tune import TuneReport
     from pipeline.compile_trace import CompileTrace
     from pipeline.compiler import CompiledFunction
 
@@ -49,6 +50,8 @@ class Report:
     peak_bytes: int | None
     sizes: dict[str, int]
     timings: dict[str, float]
+    tuning: TuneReport | None = None
+    tuned: dict[str, list[int]] | None = None  # tuning key -> the nests it schedules
 
 
 def _count_ops(stage: str, text: str) -> int:
@@ -106,5 +109,9 @@ def build(compiled: CompiledFunction, sizes: dict[str, int]) -> Report:
     pairs = _pass_pairs(compiled)
     names = [s.name for s in compiled.signature.sizes]
     peak = compiled.workspace_bytes([sizes[n] for n in names]) if all(n in sizes for n in names) else None
+    tuned: dict[str, list[int]] = {}
+    for k, key in enumerate(compiled.tuned_nests):
+        if key is not None:
+            tuned.setdefault(key, []).append(k)
     return Report(compiled.name, stages, pairs, aten, compiled.signature.names, nests, _memory(trace, sizes), peak,
-                  sizes, dict(compiled.timings))
+                  sizes, dict(compiled.timings), compiled.tuning, tuned)

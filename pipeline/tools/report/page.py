@@ -166,6 +166,7 @@ def render(report: Report) -> str:
     bars = time_bars(report.nests)
     out.append("<h3 id='profile'>Time per loop nest</h3>" + (bars or "<p class='muted'>(compile with profile=True, "
                                                                      "or the driver's --profile)</p>"))
+    out.append(_tuning(report))
     chart = lifetimes(report.buffers, report.peak_bytes)
     out.append("<h2 id='memory'>Memory plan</h2>" + (chart or "<p class='muted'>(no temporaries)</p>"))
 
@@ -191,3 +192,24 @@ def render(report: Report) -> str:
                + json.dumps(data).replace("</", "<\\/") + "</script>")
     out.append(f"<script>{SCRIPT}</script></body></html>")
     return "\n".join(out)
+
+
+def _tuning(report: Report) -> str:
+    """Each tuned nest's register tile: where it came from, its candidates' times, and
+    the share of the machine's peak the chosen one reached."""
+    e = html.escape
+    t = report.tuning
+    if t is None or not t.nests:
+        return ("<h3 id='tuning'>Tuning</h3><p class='muted'>(no register-tiled nest, or tune=\"off\")</p>")
+    out = [f"<h3 id='tuning'>Tuning</h3><p>budget {e(t.budget)}: {len(t.nests)} nests, {t.rounds} measured "
+           f"rounds, {t.seconds:.1f} s.</p><table><tr><th>nests</th><th>shape</th><th>chosen</th><th>from</th>"
+           "<th>of peak</th><th>candidates (time per call)</th></tr>"]
+    for n in t.nests:
+        ids = ", ".join(str(k) for k in (report.tuned or {}).get(n.key, []))
+        source = "cache" if n.cached else "measured" if n.tried else "heuristic"
+        peak = f"{n.peak:.0%}" if n.peak is not None else "-"
+        tried = "<br>".join(f"{s * 1e6:.1f} us: {e(str(c))}" for c, s in sorted(n.tried, key=lambda cs: cs[1]))
+        out.append(f"<tr><td>{e(ids or '-')}</td><td><code>{e(n.nest)}</code></td><td>{e(str(n.choice))}</td>"
+                   f"<td>{source}</td><td>{peak}</td><td>{tried or '-'}</td></tr>")
+    out.append("</table>")
+    return "".join(out)
