@@ -99,6 +99,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="compile the inductor contenders once per model (under the largest thread count) with "
                         "torch._inductor.config.cpp.dynamic_threads = True, instead of once per thread count; "
                         "faster, but see bench/README.md: a recompile under another thread count can be wrong")
+    p.add_argument("--tune", default="quick",
+                   help="ours' register tiles (pipeline.compile's tune=): quick (cached, the default), full "
+                        "(measured at the largest size of the cell), SECONDS, or off")
     p.add_argument("--no-memory", action="store_true", help="skip the peak-memory subprocesses")
     p.add_argument("--worker-timeout", type=float, default=3600.0,
                    help="seconds one model's subprocess may take (default 3600)")

@@ -92,9 +92,11 @@ class Model:
 class Builder:
     """Compiles the contenders of one model, caching the make_fx capture they share."""
 
-    def __init__(self, model: Model, out: Out) -> None:
+    def __init__(self, model: Model, out: Out, tune: str = "quick", tune_size: int | None = None) -> None:
         self.m = model
         self.out = out
+        self.tune: str | float = float(tune) if tune.replace(".", "", 1).isdigit() else tune
+        self.tune_size = tune_size
         self._capture: tuple[Any, float] | None = None
         self._capture_error: str | None = None
         self.tmp = Path(tempfile.mkdtemp(prefix="bench-aoti-"))
@@ -128,7 +130,8 @@ class Builder:
         from pipeline.compiler import compile
 
         t0 = time.perf_counter()
-        compiled = compile(self.m.fn, self.m.example, self.m.shapes)
+        tune_inputs = self.m.make_inputs(self.tune_size, self.m.dtype, 1) if self.tune_size else None
+        compiled = compile(self.m.fn, self.m.example, self.m.shapes, tune=self.tune, tune_inputs=tune_inputs)
         wall = time.perf_counter() - t0
         parts = {k: v for k, v in getattr(compiled, "timings", {}).items()}
         parts["wall_s"] = wall

@@ -48,6 +48,7 @@ def main(args: argparse.Namespace) -> int:
         "compile_atoms": args.compile_atoms,
         "rtol": args.rtol,
         "inductor_threads": policy,
+        "tune": args.tune,
     }
     results: dict[str, Any] = {
         "schema": SCHEMA,

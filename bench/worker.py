@@ -68,7 +68,7 @@ def _timing_worker(cfg: dict[str, Any], out: Out) -> None:
     except Exception as e:
         out.emit("error", stage="load", error=error_text(e))
         return
-    builder = Builder(model, out)
+    builder = Builder(model, out, tune=cfg.get("tune", "quick"), tune_size=max(cfg["sizes"]))
     torch.set_num_threads(threads_list[0] if specialize else max(threads_list))
     out.progress(f"{name}: compiler warm-up")
     warm = warm_compilers(contenders)
@@ -142,7 +142,7 @@ def _memory_worker(cfg: dict[str, Any], out: Out) -> None:
     except Exception as e:
         out.emit("error", stage="memory load", error=error_text(e))
         return
-    builder = Builder(model, out)
+    builder = Builder(model, out)  # tune "quick": the timing run's choices, from the cache, no measurement here
     calls = {}
     for c in MEMORY_CONTENDERS:
         if c not in cfg["contenders"]:

@@ -464,6 +464,10 @@ MORE_VIEWS = [
     C("flip", lambda x: (x.flip(0), x.flip((0, 1))), [NX], ["flip"], keep=(aten.flip,)),
     C("split_with_sizes", lambda x: (*torch.split(x, [1, 3], 1), *torch.split(x, 2, 1)), [X("N", 4)], ["split_with_sizes"],
       keep=(aten.split_with_sizes,)),
+    # overlapping slices, each used on its own: autograd sums one zero-padded gradient per
+    # slice (slice_scatter into zeros), which te canonicalization turns into scatter-adds
+    C("slices-backward", lambda x: (x[:, :3].sin() * x[:, 3:5].cos().sum(1, keepdim=True), x[:, 5:].exp(),
+                                    x[:, 1:4] ** 2, x[:, 2:].sum(1)), [X("N", 9)], ["slice.Tensor", "slice_scatter"]),
     C("constant_pad_nd", lambda x: (F.pad(x, (1, 2)), F.pad(x, (2, -1, 1, 0), value=0.5), F.pad(x, (-1, -1))), [NX], ["constant_pad_nd"],
       keep=(aten.constant_pad_nd,)),
     C("as_strided", lambda x: (x.as_strided((2, 2), (1, 2)), x.as_strided((x.shape[0], 2), (3, 1), 1)), [NX], ["as_strided"],
