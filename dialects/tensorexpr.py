@@ -66,6 +66,14 @@ SCATTER_KINDS = ("add", "mul", "max", "min", "assign")
 
 
 ORIGIN = "te.origin"
+SPARSE = "te.sparse"
+SPARSE_DIMS = "te.sparse_dims"
+"""On a te.reduce unrolled over its nonzero terms (transforms/sparse_contractions.py):
+the dims unrolled, and the points, flattened."""
+NONZEROS, NONZERO_VALUES = "nonzeros", "values"
+"""On a te.weight (and the aten.weight it lowers from) that is a structural constant:
+the flat positions of its nonzero elements (frontend.import_fx.structural_nonzeros),
+and their values (f64)."""
 NESTS = "loops.nests"
 """At the loop level: the top-level te ops (k-th with an origin, in order) a loop nest computes."""
 

@@ -191,6 +191,10 @@ class _Importer:
                 properties={"weight_name": StringAttr(str(node.target))},
                 result_types=[tensor_type(value.dtype, value.shape)],
             )
+            if (positions := structural_nonzeros(value)) is not None:
+                op.attributes[NONZEROS] = DenseArrayBase.from_list(i64, positions)
+                values = value.detach().reshape(-1)[positions].double().tolist()
+                op.attributes[NONZERO_VALUES] = DenseArrayBase.from_list(f64, values)
             self.values[node] = self._insert(op, node).results[0]
             return
         if node.op != "call_function":
@@ -542,6 +546,25 @@ def schema_returns(target: Any) -> int:
 
 def _ssa_name(name: str) -> str:
     return re.sub(r"\W", "_", name)
+
+
+NONZEROS, NONZERO_VALUES = "nonzeros", "values"  # te.NONZEROS: a structural constant's nonzeros and their values
+MAX_STRUCTURE, MAX_NONZEROS = 1 << 22, 1 << 16
+"""The largest constant, and the most nonzeros, the IR lists (as attributes)."""
+
+
+def structural_nonzeros(value: torch.Tensor) -> list[int] | None:
+    """The flat nonzero positions of a structural constant, a mostly-zero float tensor
+    that is not trained (a buffer: MACE's U matrices, e3nn's Wigner 3j blocks; an
+    nn.Parameter or a tensor requiring grad is runtime data); None for the rest."""
+    if (isinstance(value, torch.nn.Parameter) or value.requires_grad or not value.is_floating_point()
+            or not 0 < value.numel() <= MAX_STRUCTURE):
+        return None
+    flat = value.detach().reshape(-1)
+    positions = torch.nonzero(flat).reshape(-1)
+    if positions.numel() * 2 > flat.numel() or positions.numel() > MAX_NONZEROS:
+        return None
+    return positions.tolist()
 
 
 def _dims_list(dims: tuple[int | str, ...]) -> ArrayAttr:

@@ -49,7 +49,7 @@ STAGES: list[tuple[str, list[str]]] = [
     ("aten", ["canonicalize", "cse"]),
     ("tensorexpr", ["lower-aten-to-tensorexpr", "canonicalize"]),
     ("fused", ["fuse-elementwise", "simplify-indices", "split-dims", "rows-first", "canonicalize", "pack-operands", "cse",
-               "schedule"]),
+               "sparse-contractions", "schedule"]),
     ("loops", ["lower-tensorexpr-to-loops", "fuse-sibling-loops", "approximate-math", "plan-memory", "cse"]),
     ("llvm", LOOPS_TO_LLVM),
 ]

@@ -198,6 +198,8 @@ def tunables(module: ModuleOp) -> dict[str, Tunable]:
     bits = host_vector_bits()
     out: dict[str, Tunable] = {}
     for o in _ops(module):
+        if te.SPARSE in o.attributes:
+            continue
         cands = tile_candidates(o, loop_order(o), bits)
         if len(cands) > 1:
             key = _key(o, bits)

@@ -47,6 +47,12 @@ def _pack_operands() -> type[ModulePass]:
     return PackOperandsPass
 
 
+def _sparse_contractions() -> type[ModulePass]:
+    from transforms.sparse_contractions import SparseContractionsPass
+
+    return SparseContractionsPass
+
+
 def _schedule() -> type[ModulePass]:
     from transforms.schedule import SchedulePass
 
@@ -85,6 +91,7 @@ TRANSFORM_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "split-dims": _split_dims,
     "rows-first": _rows_first,
     "pack-operands": _pack_operands,
+    "sparse-contractions": _sparse_contractions,
     "schedule": _schedule,
     "fuse-sibling-loops": _fuse_sibling_loops,
     "profile-loops": _profile_loops,

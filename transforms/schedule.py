@@ -41,6 +41,7 @@ across that loop, which then runs on threads as a compute's does.
 Measured choices. An op marked `te.tuned` (by `pipeline/tune.py`, which timed the
 candidates of `tile_candidates`) keeps the te.order, te.vector and te.tile it
 carries (none of the last two: no register tile); only its parallel loop is chosen.
+So does a reduction unrolled over its nonzero terms (`te.sparse`).
 """
 
 from __future__ import annotations
@@ -264,7 +265,7 @@ class SchedulePass(ModulePass):
             for o in fn.body.block.ops:
                 if not isinstance(o, (te.ComputeOp, te.ReduceOp, te.ScatterOp)):
                     continue
-                if TUNED in o.attributes:
+                if TUNED in o.attributes or te.SPARSE in o.attributes:  # measured, or unrolled over its nonzeros
                     self.parallel(o)
                     continue
                 order = loop_order(o)

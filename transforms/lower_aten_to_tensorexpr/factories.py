@@ -79,6 +79,9 @@ class FactoryLowerings(LoweringBase):
         t = op.result.type
         assert isinstance(t, TensorType)
         w = self.b.insert(te.WeightOp(op.weight_name.data, t))
+        for key in (te.NONZEROS, te.NONZERO_VALUES):  # a structural constant's, for sparse-contractions
+            if key in op.attributes:
+                w.attributes[key] = op.attributes[key]
         self.extents[w.result] = [self.index(d) for d in t.get_shape()]
         return w.result
 

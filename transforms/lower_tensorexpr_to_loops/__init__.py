@@ -47,6 +47,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import tensorexpr as te
+from transforms.sparse_contractions import ConstantValues, folded_only
 from transforms.constant_pool import ConstantPool
 from transforms.lower_aten_to_tensorexpr.scalars import LoweringError
 from transforms.lower_tensorexpr_to_loops.base import _Buffer, buffer_type
@@ -79,8 +80,9 @@ class _FunctionLowering(
         old = self.fn.body.block
         ret = old.last_op
         assert isinstance(ret, func.ReturnOp)
+        self.constant_values = ConstantValues()
         weights = list(dict.fromkeys(
-            o.weight_name.data for o in old.ops if isinstance(o, te.WeightOp)
+            o.weight_name.data for o in old.ops if isinstance(o, te.WeightOp) and not self.folded_away(o)
         ))
         arg_attrs = list(self.fn.arg_attrs.data) if self.fn.arg_attrs else [DictionaryAttr({})] * len(old.args)
         res_attrs = list(self.fn.res_attrs.data) if self.fn.res_attrs else [DictionaryAttr({})] * len(ret.operands)
@@ -143,7 +145,7 @@ class _FunctionLowering(
             if _scatter_base_fill(op):
                 assert isinstance(op, te.ComputeOp)
                 self.fills[op.result] = (op, nest if te.origin(op) is not None else None)
-            else:
+            elif not self.folded_away(op):
                 self.lower(op)
             if te.origin(op) is not None:  # provenance: which te op each loop nest comes from
                 self._tag_nests(block, last, nest)
@@ -168,6 +170,11 @@ class _FunctionLowering(
             if k.startswith("te.") or k.startswith("llvm."):
                 new_fn.attributes[k] = v
         return new_fn
+
+    def folded_away(self, op: Operation) -> bool:
+        """A static tensor of constants read only where sparse contractions fold its
+        values into their code: never stored."""
+        return isinstance(op, (te.ComputeOp, te.ReduceOp, te.WeightOp)) and folded_only(op.result, self.constant_values)
 
     @staticmethod
     def _tag_nests(block: Block, last: Operation | None, nest: int) -> None:

@@ -9,17 +9,25 @@ tiles of rows x w-lane vectors carried in iter_args: what varies along the last
 dim is evaluated on vectors, the rest once per row as scalars, and the
 multiply-adds may contract to FMAs. The rows left over are clamped to the last
 row, computed again rather than by a second copy of the code.
+With `te.sparse` (transforms/sparse_contractions.py), the dims it names are unrolled
+over its nonzero terms only: for each point of the unrolled output dims, inside the
+loops of the others, the sum of the body at those terms, in straight-line code.
 """
 
 from __future__ import annotations
 
+import itertools
+import operator
+from collections.abc import Callable
+
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf, vector
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerAttr, VectorType
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IndexType, IntegerAttr, VectorType
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from dialects import tensorexpr as te
+from transforms.sparse_contractions import sparse_points
 from transforms.lower_tensorexpr_to_loops.base import (
     _Buffer,
     _combine,
@@ -29,6 +37,13 @@ from transforms.lower_tensorexpr_to_loops.base import (
     _unpermute,
 )
 from transforms.lower_tensorexpr_to_loops.compute import ComputeLowerings, _Body, _dependents
+
+
+_FOLD: dict[type[Operation], Callable[[int, int], int]] = {
+    arith.AddiOp: operator.add, arith.SubiOp: operator.sub, arith.MuliOp: operator.mul,
+    arith.DivUIOp: operator.floordiv, arith.RemUIOp: operator.mod, arith.FloorDivSIOp: operator.floordiv,
+    arith.MaxSIOp: max, arith.MinSIOp: min,
+}
 
 
 class ReductionLowerings(ComputeLowerings):
@@ -49,6 +64,9 @@ class ReductionLowerings(ComputeLowerings):
         dims = order[outer:]
         body.enter(self.b, [])
 
+        if (sparse := sparse_points(op)) is not None:
+            self.lower_reduce_sparse(op, buf, extents, *sparse)
+            return
         lanes = op.attributes.get("te.vector")
         if isinstance(lanes, IntegerAttr):
             tile = op.attributes.get("te.tile")
@@ -84,6 +102,61 @@ class ReductionLowerings(ComputeLowerings):
             self.nest(b, [space[d] for d in dims], accumulate, ivs, body.enter)
 
         self.nest(self.b, [space[d] for d in order[:outer]], reduce, enter=body.enter, parallel=_parallel(op))
+
+    def lower_reduce_sparse(
+        self, op: te.ReduceOp, buf: _Buffer, extents: list[SSAValue], dims: list[int], points: list[tuple[int, ...]],
+    ) -> None:
+        """`te.sparse`: loops over the output dims not in `dims`; inside, for every
+        point of the output dims in `dims`, the sum over its nonzero `points` of the
+        body with those dims constant (an output without any stores the identity)."""
+        rank = op.rank()
+        kind, et = op.kind.data, op.element_type()
+        args = op.body.block.args
+        out_dims = [d for d in dims if d < rank]
+        loop_dims = [d for d in range(rank) if d not in out_dims]
+        terms: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        for p in points:
+            terms.setdefault(p[:len(out_dims)], []).append(p)
+        body = _Body(self, op.body.block, [args[d] for d in loop_dims])
+        body.enter(self.b, [])
+        result = body.terminator.value  # type: ignore[union-attr]
+
+        def outputs(b: Builder, ivs: list[SSAValue]) -> None:
+            shared, pending = dict(body.mapping), list(body.pending)
+            at_dims = dict(zip(loop_dims, ivs))
+            for out in itertools.product(*(range(te.static_extent(op.extents[d]) or 0) for d in out_dims)):
+                acc: SSAValue | None = None
+                for p in terms.get(out, []):
+                    mapping = dict(shared)
+                    mapping.update({args[d]: self.index(v) for d, v in zip(dims, p)})
+                    for o in pending:
+                        self.emit_folded(b, o, mapping)
+                    term = mapping.get(result, result)
+                    acc = term if acc is None else _combine(b, kind, acc, term, reassociate=True)
+                acc = acc or self.constant(_identity(kind, et))
+                at_dims.update({d: self.index(v) for d, v in zip(out_dims, out)})
+                at = self.linear(b, [at_dims[d] for d in range(rank)], extents)
+                b.insert(memref.StoreOp.get(acc, buf.memref, [at]))
+
+        self.nest(self.b, [extents[d] for d in loop_dims], outputs, enter=body.enter, parallel=_parallel(op))
+
+    def emit_folded(self, b: Builder, op: Operation, mapping: dict[SSAValue, SSAValue]) -> None:
+        """`emit`, with index arithmetic on constants folded, and a load at constant
+        indices of a structural constant (a te.weight with its nonzeros' values) its
+        value: the unrolled terms of a sparse contraction read no constant."""
+        operands = [mapping.get(v, v) for v in op.operands]
+        fold = _FOLD.get(type(op))
+        if fold is not None and isinstance(op.results[0].type, IndexType):
+            known = [te.static_extent(v) for v in operands]
+            if all(k is not None for k in known):
+                mapping[op.results[0]] = self.index(fold(*known))
+                return
+        if isinstance(op, te.LoadOp) and (table := self.constant_values(op.tensor)) is not None:
+            known = [te.static_extent(mapping.get(i, i)) for i in op.indices]
+            if all(k is not None for k in known):
+                mapping[op.result] = self.constant(FloatAttr(float(table[tuple(known)]), op.result.type))
+                return
+        self.emit(b, op, mapping)
 
     def lower_reduce_vectorized(
         self, op: te.ReduceOp, buf: _Buffer, space: list[SSAValue], order: list[int], outer: int,
