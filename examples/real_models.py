@@ -216,9 +216,10 @@ def energy_forces(name: str, model_dtype: str, config: str) -> Callable[..., tup
     return energy_forces
 
 
-def _mace_energy_forces(model: torch.nn.Module) -> Callable[..., tuple[Tensor, Tensor]]:
+def _mace_energy_forces(model: torch.nn.Module, num_types: int = len(TYPE_NAMES)) -> Callable[..., tuple[Tensor, Tensor]]:
     """MACE takes a batch of graphs: one graph (batch all 0, ptr [0, N]), no periodic
-    shifts, species one-hot; `compute_force=False`, so the gradient is ours as for nequip."""
+    shifts, species one-hot over `num_types` (the model's elements); `compute_force=False`,
+    so the gradient is ours as for nequip."""
 
     def energy_forces(pos: Tensor, edge_index: Tensor, atom_types: Tensor) -> tuple[Tensor, Tensor]:
         pos = pos.detach().requires_grad_(True)
@@ -226,7 +227,7 @@ def _mace_energy_forces(model: torch.nn.Module) -> Callable[..., tuple[Tensor, T
         out = model({
             "positions": pos,
             "edge_index": edge_index,
-            "node_attrs": torch.nn.functional.one_hot(atom_types, len(TYPE_NAMES)).to(pos.dtype),
+            "node_attrs": torch.nn.functional.one_hot(atom_types, num_types).to(pos.dtype),
             "batch": batch,
             # [0, N] from tensors: torch.tensor([0, N]) would bake the traced N into the graph
             "ptr": torch.stack([batch[0], batch[0] + atom_types.shape[0]]),

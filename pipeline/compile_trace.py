@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from dialects import tensorexpr as te
+from transforms.sparse_contractions import sparse_points
 from pipeline.signature import symbol
 from transforms.plan_memory import assign_slots
 
@@ -102,6 +103,9 @@ def _schedule(op: Operation) -> dict[str, str]:
             out[key.removeprefix("te.")] = ", ".join(str(v) for v in attr.get_values())
         elif isinstance(attr, IntegerAttr):
             out[key.removeprefix("te.")] = str(attr.value.data)
+    if isinstance(op, te.ReduceOp) and (sparse := sparse_points(op)) is not None:
+        dims, points = sparse
+        out["sparse"] = f"{len(points)} terms over dims {', '.join(map(str, dims))}"
     return out
 
 

@@ -18,8 +18,10 @@ indices from static dims only, is marked with the nonzero terms: `te.sparse_dims
 (the static output dims along which the zeros vary, then every reduction dim) and
 `te.sparse` (the nonzero points, a tuple over those dims each, flattened);
 lower-tensorexpr-to-loops unrolls those dims over the points alone. Applied when the
-points are at most half the dense terms, and at most MAX_POINTS (the straight-line
-code they become). The one difference from the dense sum: a skipped term is nothing,
+points are at most 1 in 8 of the dense terms (the dense sum vectorizes: 8 f64 lanes,
+where the unrolled terms are scalar) and at most MAX_POINTS (the straight-line code
+they become). MACE (8x0e+8x1o, l <= 2, N = 512, 40 neighbours, 1 thread): 15
+contractions, 11.2 -> 6.0 ms of the symmetric contraction's nests, 95 -> 81 ms a call. The one difference from the dense sum: a skipped term is nothing,
 where a zero coefficient times inf or NaN is NaN (LLVM's and XLA's fast-math x * 0).
 """
 
@@ -41,6 +43,7 @@ from xdsl.passes import ModulePass
 from dialects import tensorexpr as te
 
 MAX_POINTS = 8192  # terms unrolled per output row: the straight-line code's size
+MAX_DENSITY = 1 / 8  # the dense sum vectorizes (8 f64 lanes): the terms left must be fewer than that
 MAX_ELEMENTS = 1 << 22  # the largest static tensor or grid evaluated
 SEEDS = (0, 1)
 FLOATS = ("f16", "bf16", "f32", "f64")
@@ -264,7 +267,7 @@ class SparseContractionsPass(ModulePass):
                 if not isinstance(o, te.ReduceOp):
                     continue
                 found = sparsity(o, evaluators)
-                if found is None or 2 * len(found.points) > found.dense or len(found.points) > MAX_POINTS:
+                if found is None or len(found.points) > MAX_DENSITY * found.dense or len(found.points) > MAX_POINTS:
                     continue
                 o.attributes[te.SPARSE_DIMS] = DenseArrayBase.from_list(i64, found.dims)
                 o.attributes[te.SPARSE] = DenseArrayBase.from_list(i64, [int(x) for x in found.points.reshape(-1)])

@@ -113,3 +113,13 @@ def test_matches_mace_calculator(loaded, which: str) -> None:
             else:
                 bound = max(TOLERANCE[dtype], 2 * error(want[p], exact[p]))
                 assert error(got[p], exact[p]) <= bound, (repeat, p, error(got[p], exact[p]), bound)
+
+
+def test_the_symmetric_contraction_skips_the_zeros_of_its_u_matrices(loaded) -> None:
+    """MACE's U matrices are buffers, ~1 % nonzero: their contractions (through the
+    per-element weights) are unrolled over their nonzero terms (sparse-contractions);
+    the comparisons above check the numbers."""
+    _, _, potentials = loaded
+    fused = potentials["in-process"].compiled.ir("fused")
+    assert "nonzeros = array<i64:" in potentials["in-process"].compiled.ir("aten")
+    assert fused.count("te.sparse_dims") >= 4, "the symmetric contractions of both interactions"

@@ -153,14 +153,14 @@ def render(report: Report) -> str:
 
     out.append("<h2 id='nests'>Loop nests and their schedule</h2><table><tr><th>nest</th><th>op</th>"
                "<th>result</th><th>order</th><th>parallel (chunk)</th><th>partition</th><th>vector</th>"
-               "<th>tile</th><th>aten ops</th><th>time per call</th></tr>")
+               "<th>tile</th><th>sparse (constants folded)</th><th>aten ops</th><th>time per call</th></tr>")
     for n in report.nests:
         s = n.schedule
         t = f"{n.seconds * 1e3:.3f} ms" if n.seconds is not None else "-"
         out.append(f"<tr class='nest-row' data-nest='{n.id}'><td><span class='swatch' style='background:"
                    f"{nest_color(n.id)}'></span>{n.id}</td><td><code>{e(n.kind)}</code></td>"
                    f"<td><code>{e(n.shape)}</code></td>"
-                   + "".join(f"<td>{e(s.get(k, '-'))}</td>" for k in ("order", "parallel", "partition", "vector", "tile"))
+                   + "".join(f"<td>{e(s.get(k, '-'))}</td>" for k in ("order", "parallel", "partition", "vector", "tile", "sparse"))
                    + f"<td>{len(n.origin)}</td><td>{t}</td></tr>")
     out.append("</table>")
     bars = time_bars(report.nests)
