@@ -17,6 +17,7 @@ loops of the others, the sum of the body at those terms, in straight-line code.
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from collections.abc import Callable
 
@@ -123,6 +124,7 @@ class ReductionLowerings(ComputeLowerings):
 
         def outputs(b: Builder, ivs: list[SSAValue]) -> None:
             shared, pending = dict(body.mapping), list(body.pending)
+            loaded: dict[tuple[SSAValue, ...], SSAValue] = {}  # an element several terms read, loaded once
             at_dims = dict(zip(loop_dims, ivs))
             for out in itertools.product(*(range(te.static_extent(op.extents[d]) or 0) for d in out_dims)):
                 acc: SSAValue | None = None
@@ -130,7 +132,7 @@ class ReductionLowerings(ComputeLowerings):
                     mapping = dict(shared)
                     mapping.update({args[d]: self.index(v) for d, v in zip(dims, p)})
                     for o in pending:
-                        self.emit_folded(b, o, mapping)
+                        self.emit_folded(b, o, mapping, loaded)
                     term = mapping.get(result, result)
                     acc = term if acc is None else _combine(b, kind, acc, term, reassociate=True)
                 acc = acc or self.constant(_identity(kind, et))
@@ -140,10 +142,12 @@ class ReductionLowerings(ComputeLowerings):
 
         self.nest(self.b, [extents[d] for d in loop_dims], outputs, enter=body.enter, parallel=_parallel(op))
 
-    def emit_folded(self, b: Builder, op: Operation, mapping: dict[SSAValue, SSAValue]) -> None:
-        """`emit`, with index arithmetic on constants folded, and a load at constant
-        indices of a structural constant (a te.weight with its nonzeros' values) its
-        value: the unrolled terms of a sparse contraction read no constant."""
+    def emit_folded(self, b: Builder, op: Operation, mapping: dict[SSAValue, SSAValue],
+                    loaded: dict[tuple[SSAValue, ...], SSAValue]) -> None:
+        """`emit`, with index arithmetic on constants folded, a load at constant indices
+        of a structural constant (a te.weight with its nonzeros' values) its value (the
+        unrolled terms of a sparse contraction read no constant), and a load of an
+        element `loaded` already (by another term) that value."""
         operands = [mapping.get(v, v) for v in op.operands]
         fold = _FOLD.get(type(op))
         if fold is not None and isinstance(op.results[0].type, IndexType):
@@ -156,7 +160,33 @@ class ReductionLowerings(ComputeLowerings):
             if all(k is not None for k in known):
                 mapping[op.result] = self.constant(FloatAttr(float(table[tuple(known)]), op.result.type))
                 return
+        if isinstance(op, te.LoadOp):
+            key = (op.tensor, *(mapping.get(i, i) for i in op.indices))
+            if key not in loaded:
+                buf = self.buffers[op.tensor]
+                at = self.strided(b, list(key[1:]), buf.extents)
+                loaded[key] = b.insert(memref.LoadOp.get(buf.memref, [at])).res
+            mapping[op.result] = loaded[key]
+            return
         self.emit(b, op, mapping)
+
+    def strided(self, b: Builder, idx: list[SSAValue], extents: list[SSAValue]) -> SSAValue:
+        """The row-major offset of idx as a sum of index x stride, its constant terms
+        added up here: an unrolled term's load is one add to offsets the loops share
+        (`linear`'s Horner form when a stride is not a constant)."""
+        sizes = [te.static_extent(e) for e in extents[1:]]
+        if any(s is None for s in sizes):
+            return self.linear(b, idx, extents)
+        total, at = 0, None
+        for k, i in enumerate(idx):
+            stride = math.prod(sizes[k:])  # type: ignore[arg-type]
+            known = te.static_extent(i)
+            if known is not None:
+                total += known * stride
+                continue
+            term = self.mul(b, i, self.index(stride))
+            at = term if at is None else self.add(b, at, term)
+        return self.index(total) if at is None else self.add(b, at, self.index(total))
 
     def lower_reduce_vectorized(
         self, op: te.ReduceOp, buf: _Buffer, space: list[SSAValue], order: list[int], outer: int,
