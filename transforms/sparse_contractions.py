@@ -55,10 +55,13 @@ _INT: dict[type[Operation], Callable[[Any, Any], Any]] = {
 }
 _FLOAT: dict[type[Operation], Callable[..., Any]] = {
     arith.AddfOp: np.add, arith.SubfOp: np.subtract, arith.MulfOp: np.multiply, arith.DivfOp: np.divide,
-    arith.MaximumfOp: np.maximum, arith.MinimumfOp: np.minimum, arith.NegfOp: np.negative,
-    xmath.ExpOp: np.exp, xmath.SqrtOp: np.sqrt, xmath.TanhOp: np.tanh, xmath.AbsFOp: np.abs,
+    arith.NegfOp: np.negative, xmath.ExpOp: np.exp, xmath.SqrtOp: np.sqrt, xmath.TanhOp: np.tanh,
+    xmath.AbsFOp: np.abs,
 }
-_REDUCE = {"add": np.sum, "mul": np.prod, "max": np.max, "min": np.min}
+"""Float ops whose result is zero at a random point only where it is zero everywhere
+(analytic, or zero exactly where their argument is): not max, min, select, comparisons
+(relu(w) is zero for half the draws of w)."""
+_REDUCE = {"add": np.sum, "mul": np.prod}
 
 
 def _static_shape(v: SSAValue) -> list[int] | None:
@@ -87,33 +90,39 @@ class _Evaluator:
         if shape is None or math.prod(shape) > MAX_ELEMENTS or str(v.type.get_element_type()) not in FLOATS:
             return None
         owner = v.owner
-        if isinstance(owner, te.WeightOp) and self.rng is None:
-            positions, values = owner.attributes.get(te.NONZEROS), owner.attributes.get(te.NONZERO_VALUES)
-            if not isinstance(positions, DenseArrayBase) or not isinstance(values, DenseArrayBase):
+        if isinstance(owner, te.WeightOp):
+            return self._weight(owner, shape)
+        if isinstance(owner, (te.ComputeOp, te.ReduceOp)):
+            space = self._space(owner)
+            analytic = not isinstance(owner, te.ReduceOp) or owner.kind.data in _REDUCE  # not max, min
+            if space is not None and math.prod(space) <= MAX_ELEMENTS and analytic:
+                return self._op(owner, space)
+        return None
+
+    def _weight(self, w: te.WeightOp, shape: list[int]) -> np.ndarray | None:
+        """A structural constant's values (exact), or random values (a parameter's
+        everywhere, a structural constant's at its nonzeros)."""
+        positions, values = w.attributes.get(te.NONZEROS), w.attributes.get(te.NONZERO_VALUES)
+        at = list(positions.get_values()) if isinstance(positions, DenseArrayBase) else None
+        if self.rng is None:
+            if at is None or not isinstance(values, DenseArrayBase):
                 return None
             exact = np.zeros(math.prod(shape))
-            exact[list(positions.get_values())] = list(values.get_values())
+            exact[at] = list(values.get_values())
             return exact.reshape(shape)
-        if isinstance(owner, te.WeightOp):
-            out = self.rng.uniform(0.5, 1.5, shape) * self.rng.choice([-1.0, 1.0], shape)
-            nonzeros = owner.attributes.get(te.NONZEROS)
-            if isinstance(nonzeros, DenseArrayBase):
-                mask = np.zeros(math.prod(shape))
-                mask[list(nonzeros.get_values())] = 1.0
-                out *= mask.reshape(shape)
-            return out
-        if isinstance(owner, (te.ComputeOp, te.ReduceOp)) and math.prod(self._space(owner) or [MAX_ELEMENTS + 1]) <= MAX_ELEMENTS:
-            return self._op(owner)
-        return None
+        out = self.rng.uniform(0.5, 1.5, shape) * self.rng.choice([-1.0, 1.0], shape)
+        if at is not None:
+            mask = np.zeros(math.prod(shape))
+            mask[at] = 1.0
+            out *= mask.reshape(shape)
+        return out
 
     @staticmethod
     def _space(op: te.ComputeOp | te.ReduceOp) -> list[int] | None:
         extents = [te.static_extent(e) for e in op.space()]
         return None if any(e is None for e in extents) else extents  # type: ignore[return-value]
 
-    def _op(self, op: te.ComputeOp | te.ReduceOp) -> np.ndarray | None:
-        space = self._space(op)
-        assert space is not None
+    def _op(self, op: te.ComputeOp | te.ReduceOp, space: list[int]) -> np.ndarray | None:
         block = op.body.block
         env: dict[SSAValue, Any] = {a: _axis(k, space) for k, a in enumerate(block.args)}
         value = self.body(block, env)

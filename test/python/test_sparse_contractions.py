@@ -65,6 +65,22 @@ def test_zeros_through_weights_and_parameters_stay_runtime_data(dtype: torch.dty
     check(compiled, energy_forces, dtype)
 
 
+def test_zeros_a_parameter_decides_are_not_skipped() -> None:
+    """relu(U * w) is zero where U is and where U * w < 0: only U's zeros are
+    structure; after w changes sign the other entries are nonzero."""
+    u = structure(torch.float64)
+    w = torch.nn.Parameter(torch.randn(7, generator=torch.Generator().manual_seed(2), dtype=torch.float64))
+
+    def fn(x: torch.Tensor) -> tuple[torch.Tensor]:
+        return (x @ torch.relu(u * w),)
+
+    compiled = pipeline.compile(fn, {"x": torch.randn(23, 9, dtype=torch.float64)}, SHAPES)
+    check(compiled, fn, torch.float64)
+    with torch.no_grad():
+        w.neg_()
+    check(compiled, fn, torch.float64)
+
+
 def test_what_is_not_a_structural_constant() -> None:
     """A parameter with zeros, a buffer more than half nonzero, an integer table:
     no `nonzeros`, multiplied densely."""

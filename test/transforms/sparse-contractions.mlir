@@ -106,3 +106,33 @@ func.func @dynamic_index(%N: index, %x: tensor<?x4xf64>) -> tensor<?x8xf64> {
 }
 // GONE-LABEL:  func.func @dynamic_index(
 // GONE-NOT:    te.sparse
+
+// -----
+// Zeros a parameter's values decide are not structural: relu(u * w) is zero where u is,
+// and also wherever u * w < 0, which random draws of w would take for structure. max,
+// min, select and comparisons are not evaluated, so nothing is skipped.
+func.func @through_relu(%N: index, %x: tensor<?x4xf64>) -> tensor<?x8xf64> {
+  %c8 = arith.constant 8 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f64
+  %u = te.weight "u" {nonzeros = array<i64: 1, 10, 24>} : tensor<4x8xf64>
+  %w = te.weight "w" : tensor<4x8xf64>
+  %v = te.compute [%c4, %c8] : tensor<4x8xf64> {
+  ^bb0(%k: index, %j: index):
+    %a = te.load %u[%k, %j] : tensor<4x8xf64> -> f64
+    %b = te.load %w[%k, %j] : tensor<4x8xf64> -> f64
+    %p = arith.mulf %a, %b : f64
+    %r = arith.maximumf %p, %zero : f64
+    te.yield %r : f64
+  }
+  %y = te.reduce "add" [%N, %c8] over [%c4] : tensor<?x8xf64> {
+  ^bb0(%n: index, %j: index, %k: index):
+    %a = te.load %x[%n, %k] : tensor<?x4xf64> -> f64
+    %b = te.load %v[%k, %j] : tensor<4x8xf64> -> f64
+    %p = arith.mulf %a, %b : f64
+    te.yield %p : f64
+  }
+  func.return %y : tensor<?x8xf64>
+}
+// GONE-LABEL:  func.func @through_relu(
+// GONE-NOT:    te.sparse
