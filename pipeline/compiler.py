@@ -664,6 +664,9 @@ def compile_captured(
         if dumps.on or trace:  # else printed on demand (`CompiledFunction.ir`)
             stages[stage] = str(module)
         timings[f"{stage}_s"] = time.perf_counter() - start
+        if stage == "fused" and tuning is not None and tuning.seconds:  # its measured rounds, apart
+            timings["fused_s"] -= tuning.seconds
+            timings["tune_s"] = tuning.seconds
         if dumps.trace and stage == "fused":
             dumps.trace.nests = fused_nests(module, dumps.trace.aten)
         if stage == "loops":
