@@ -284,7 +284,8 @@ def _run(args: argparse.Namespace) -> int:
             rate = f"{r.gflops:7.2f} GFLOP/s {100 * peak:5.1f}% peak" if peak is not None else f"{'':27}"
             print(f"    {r.seconds * 1e3:9.3f} ms {100 * r.seconds / total if total else 0:5.1f}%  {rate}  {r.nest}")
     if compiled.tuning is not None and (args.profile or compiled.tuning.rounds):
-        print("  " + compiled.tuning.table().replace("\n", "\n  "))
+        peaks = {"f32": fma_gflops(torch.float32), "f64": fma_gflops(torch.float64)}
+        print("  " + compiled.tuning.table(peaks).replace("\n", "\n  "))
     return 0
 
 

@@ -59,15 +59,22 @@ class Choice:
 
 @dataclass
 class TunedNest:
-    """One nest's choice: its candidates' times (seconds per call, this run or cached)
-    and the share of the machine's peak the chosen one reached."""
+    """One nest's choice: its candidates' times (seconds per call, this run or cached),
+    and the rate of the chosen one (GFLOP/s of `dtype` arithmetic on `threads`)."""
 
     key: str
     nest: str
     choice: Choice
     tried: list[tuple[Choice, float]] = field(default_factory=list)
     cached: bool = False
-    peak: float | None = None
+    gflops: float | None = None
+    dtype: str = ""
+    threads: int = 1
+
+    def peak(self, fma_gflops: Mapping[str, float]) -> float | None:
+        """The share of the machine's FMA peak (one thread's GFLOP/s by dtype) reached."""
+        one = fma_gflops.get(self.dtype)
+        return self.gflops / (one * self.threads) if self.gflops is not None and one else None
 
 
 @dataclass
@@ -79,12 +86,16 @@ class TuneReport:
     seconds: float = 0.0
     nests: list[TunedNest] = field(default_factory=list)
 
-    def table(self) -> str:
+    def table(self, fma_gflops: Mapping[str, float] | None = None) -> str:
+        """The choices and the candidates' times; with the machine's FMA peak (one
+        thread's GFLOP/s by dtype: pipeline/tools/peak.py), the share of it reached."""
         lines = [f"tuning ({self.budget}): {len(self.nests)} nests, {self.rounds} measured rounds, "
                  f"{self.seconds:.1f} s"]
         for n in self.nests:
             source = "cached" if n.cached else "measured" if n.tried else "heuristic"
-            peak = f", {n.peak:.0%} of peak" if n.peak is not None else ""
+            share = n.peak(fma_gflops) if fma_gflops else None
+            rate = f", {n.gflops:.1f} GFLOP/s" if n.gflops is not None else ""
+            peak = rate + (f" ({share:.0%} of peak)" if share is not None else "")
             lines.append(f"  {n.nest}: {n.choice} ({source}{peak})")
             for c, s in sorted(n.tried, key=lambda t: t[1]):
                 lines.append(f"      {s * 1e6:10.1f} us  {c}")
@@ -97,18 +108,6 @@ def check_budget(tune: str | float) -> str | float:
     if tune in BUDGETS:
         return tune
     raise ValueError(f"tune={tune!r}: expected one of {', '.join(BUDGETS)} or a positive number of seconds")
-
-
-def _dtype(name: str) -> Any:
-    import torch
-
-    return torch.float64 if name == "f64" else torch.float32
-
-
-def fma_gflops(dtype: Any) -> float:
-    from pipeline.tools.peak import fma_gflops as measured
-
-    return measured(dtype)
 
 
 def machine_id() -> str:
@@ -146,11 +145,13 @@ class TuneCache:
         if e is None:
             return None
         return TunedNest(key, e["nest"], Choice(*e["choice"]),
-                         [(Choice(*c), s) for c, s in e["tried"]], cached=True, peak=e.get("peak"))
+                         [(Choice(*c), s) for c, s in e["tried"]], cached=True, gflops=e.get("gflops"),
+                         dtype=e.get("dtype", ""), threads=e.get("threads", 1))
 
     def put(self, n: TunedNest) -> None:
         self.entries[n.key] = {"nest": n.nest, "choice": [n.choice.lanes, n.choice.rows, n.choice.vectors],
-                               "tried": [[[c.lanes, c.rows, c.vectors], s] for c, s in n.tried], "peak": n.peak}
+                               "tried": [[[c.lanes, c.rows, c.vectors], s] for c, s in n.tried],
+                               "gflops": n.gflops, "dtype": n.dtype, "threads": n.threads}
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -270,28 +271,30 @@ def choose(found: dict[str, Tunable], budget: str | float, measure: Measure, cac
         else:
             todo[key] = t
     times: dict[str, dict[Choice, float]] = {k: {} for k in todo}
-    peaks: dict[str, dict[Choice, float]] = {k: {} for k in todo}
+    rates: dict[str, dict[Choice, tuple[float, str, int]]] = {k: {} for k in todo}
     rounds = max((len(t.candidates) for t in todo.values()), default=0)
     for r in range(rounds):
         if isinstance(budget, float) and r and time.perf_counter() - start > budget:
             break
         trial = {k: t.candidates[min(r, len(t.candidates) - 1)] for k, t in todo.items()}
         m = measure({**{k: n.choice for k, n in chosen.items()}, **trial})
-        spent: dict[str, list[float]] = {}
+        spent: dict[str, list[Any]] = {}
         for loop, nests in enumerate(m.members):
             for key in {m.keys[k] for k in nests if k < len(m.keys) and m.keys[k] in todo}:
-                s = spent.setdefault(key, [0.0, 0.0])
+                s = spent.setdefault(key, [0.0, 0.0, ""])
                 s[0] += m.seconds[loop]
-                s[1] += m.flops[loop] / max(fma_gflops(_dtype(m.dtypes[loop])) * 1e9 * m.threads, 1.0)
-        for key, (s, ideal) in spent.items():
+                s[1] += m.flops[loop]
+                s[2] = max(s[2], m.dtypes[loop])  # "f64" > "f32" > ""
+        for key, (s, flops, dtype) in spent.items():
             c = trial[key]
             if s < times[key].get(c, float("inf")):
-                times[key][c], peaks[key][c] = s, ideal / s if s > 0 else 0.0
+                times[key][c], rates[key][c] = s, (flops / s / 1e9 if s > 0 else 0.0, dtype, m.threads)
         report.rounds += 1
     for key, t in todo.items():
         tried = sorted(times[key].items(), key=lambda cs: cs[1])
         best = tried[0][0] if tried else t.candidates[0]
-        chosen[key] = TunedNest(key, t.nest, best, tried, peak=peaks[key].get(best))
+        gflops, dtype, threads = rates[key].get(best, (None, "", 1))
+        chosen[key] = TunedNest(key, t.nest, best, tried, gflops=gflops, dtype=dtype, threads=threads)
         if len(tried) == len(t.candidates):  # only what was measured in full is kept
             cache.put(chosen[key])
     if todo:

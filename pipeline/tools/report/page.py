@@ -13,7 +13,9 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexer import RegexLexer
 from pygments.lexers import DiffLexer, LlvmLexer, PythonLexer
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text
+import torch
 
+from pipeline.tools.peak import fma_gflops
 from pipeline.tools.report.charts import lifetimes, time_bars
 from pipeline.tools.report.graph import fusion_svg, nest_color
 from pipeline.tools.report.model import Report
@@ -207,7 +209,8 @@ def _tuning(report: Report) -> str:
     for n in t.nests:
         ids = ", ".join(str(k) for k in (report.tuned or {}).get(n.key, []))
         source = "cache" if n.cached else "measured" if n.tried else "heuristic"
-        peak = f"{n.peak:.0%}" if n.peak is not None else "-"
+        share = n.peak({"f32": fma_gflops(torch.float32), "f64": fma_gflops(torch.float64)}) if n.gflops else None
+        peak = f"{share:.0%}" if share is not None else "-"
         tried = "<br>".join(f"{s * 1e6:.1f} us: {e(str(c))}" for c, s in sorted(n.tried, key=lambda cs: cs[1]))
         out.append(f"<tr><td>{e(ids or '-')}</td><td><code>{e(n.nest)}</code></td><td>{e(str(n.choice))}</td>"
                    f"<td>{source}</td><td>{peak}</td><td>{tried or '-'}</td></tr>")
