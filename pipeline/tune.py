@@ -40,7 +40,7 @@ from dialects import tensorexpr as te
 from transforms.schedule import TUNED, host_vector_bits, loop_order, tile_candidates
 
 BUDGETS = ("off", "quick", "full")
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: rates (gflops, dtype, threads) beside the times
 
 
 @dataclass(frozen=True)
