@@ -264,7 +264,7 @@ def choose(found: dict[str, Tunable], budget: str | float, measure: Measure, cac
     todo: dict[str, Tunable] = {}
     for key, t in found.items():
         hit = cache.get(key)
-        if hit is not None:
+        if hit is not None and hit.choice in t.candidates:  # (a choice this compiler no longer offers is stale)
             chosen[key] = hit
         elif budget == "quick":
             chosen[key] = TunedNest(key, t.nest, t.candidates[0])
